@@ -1,0 +1,148 @@
+"""Test cases and suite files (format: docs/suite-format.md).
+
+A suite folder holds one ``<capability>.jsonl`` (or ``.jsonl.gz``) per capability and a
+``manifest.json``. This module is the only code that reads or writes those files, so the
+generator, the runner and the pytest plugin agree on one format.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .atomic import open_text, write_json, write_jsonl
+from .errors import SuiteFormatError
+
+SUITE_FORMAT_VERSION = 1
+MANIFEST_NAME = "manifest.json"
+
+
+@dataclass(frozen=True, slots=True)
+class SeedRef:
+    """The real labelled sentence a case was built from."""
+
+    slot: str
+    text: str
+    label: str
+    split: str
+    index: int
+    source: str = "sst"
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    """A character span of the case text and its own gold label (``None`` for template text)."""
+
+    start: int
+    end: int
+    text: str
+    kind: str  # "template" | "seed"
+    label: str | None = None
+    slot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    id: str
+    capability: str
+    text: str
+    expected: tuple[str, ...]
+    template: str
+    transform: str
+    seeds: tuple[SeedRef, ...]
+    fragments: tuple[Fragment, ...]
+    expansion: dict[str, Any] | None = field(default=None)
+
+    @property
+    def is_expansion(self) -> bool:
+        return self.expansion is not None
+
+    @property
+    def seed_case_id(self) -> str | None:
+        """For an expanded case, the id of the unexpanded case it came from."""
+        return None if self.expansion is None else self.expansion.get("seed_case")
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["expected"] = list(self.expected)
+        return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Case:
+        return cls(
+            id=d["id"],
+            capability=d["capability"],
+            text=d["text"],
+            expected=tuple(d["expected"]),
+            template=d["template"],
+            transform=d["transform"],
+            seeds=tuple(SeedRef(**s) for s in d["seeds"]),
+            fragments=tuple(Fragment(**f) for f in d["fragments"]),
+            expansion=d.get("expansion"),
+        )
+
+
+def suite_files(suite_dir: str | Path) -> dict[str, Path]:
+    """Capability id → its suite file in ``suite_dir`` (``.jsonl`` or ``.jsonl.gz``)."""
+    suite_dir = Path(suite_dir)
+    files: dict[str, Path] = {}
+    for p in sorted(suite_dir.glob("*.jsonl")) + sorted(suite_dir.glob("*.jsonl.gz")):
+        cap = p.name.split(".jsonl")[0]
+        if cap in files:
+            raise SuiteFormatError(f"{suite_dir}: both {files[cap].name} and {p.name} exist for {cap}; keep one")
+        files[cap] = p
+    return files
+
+
+def read_cases(path: str | Path) -> Iterator[Case]:
+    """Yield the cases of one suite file; a corrupt line raises ``SuiteFormatError`` naming file:line."""
+    with open_text(path) as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                yield Case.from_json(json.loads(line))
+            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                raise SuiteFormatError(f"{path}:{lineno}: not a valid case record ({type(exc).__name__}: {exc})") from None
+
+
+def load_suite(suite_dir: str | Path, only: Iterable[str] | None = None) -> list[Case]:
+    """All cases of a suite folder, capability files in sorted order, optionally only some ids."""
+    suite_dir = Path(suite_dir)
+    if not suite_dir.is_dir():
+        raise SuiteFormatError(f"suite folder {suite_dir} does not exist; run `s2lct generate --out {suite_dir}` first")
+    files = suite_files(suite_dir)
+    wanted = set(only) if only else None
+    if wanted:
+        unknown = sorted(wanted - set(files))
+        if unknown:
+            raise SuiteFormatError(f"{suite_dir}: no suite for {', '.join(unknown)}; available: {', '.join(files) or 'none'}")
+    cases: list[Case] = []
+    for cap, path in files.items():
+        if wanted is None or cap in wanted:
+            cases.extend(read_cases(path))
+    if not cases:
+        raise SuiteFormatError(f"{suite_dir}: the suite holds no cases; run `s2lct generate --out {suite_dir}`")
+    return cases
+
+
+def load_manifest(suite_dir: str | Path) -> dict[str, Any]:
+    path = Path(suite_dir) / MANIFEST_NAME
+    try:
+        with open(path, encoding="utf-8") as fh:
+            return json.load(fh)
+    except FileNotFoundError:
+        raise SuiteFormatError(f"{path} is missing; a suite folder is written by `s2lct generate`") from None
+    except json.JSONDecodeError as exc:
+        raise SuiteFormatError(f"{path}:{exc.lineno}: invalid JSON ({exc.msg})") from None
+
+
+def write_cases(path: str | Path, cases: Iterable[Case]) -> None:
+    write_jsonl(path, (c.to_json() for c in cases))
+
+
+def write_manifest(suite_dir: str | Path, manifest: dict[str, Any]) -> None:
+    write_json(Path(suite_dir) / MANIFEST_NAME, manifest)
