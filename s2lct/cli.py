@@ -1,0 +1,126 @@
+"""The ``s2lct`` command line (typer). Every user error prints one line and exits non-zero."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .errors import S2LCTError, SpecError
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, help="Specification- and syntax-based linguistic capability tests for sentiment models.")
+
+DataRoot = Annotated[Optional[Path], typer.Option("--data-root", help="Folder with sst/trees/ (env S2LCT_DATA_ROOT).")]
+CacheDir = Annotated[Optional[Path], typer.Option("--cache-dir", help="Cache folder (env S2LCT_CACHE_DIR).")]
+
+
+def _settings(**overrides: object):
+    from .config import get_settings
+
+    return get_settings(**overrides)
+
+
+def _split_ids(value: str | None) -> list[str] | None:
+    return [v.strip() for v in value.split(",") if v.strip()] if value else None
+
+
+@app.command()
+def validate(paths: Annotated[list[Path], typer.Argument(help="Spec files or folders.")]) -> None:
+    """Validate capability specs; print FILE:LINE: message per invalid spec (exit 2)."""
+    from .spec import load_spec, spec_files
+
+    failed = 0
+    files = spec_files(paths)
+    if not files:
+        typer.echo(f"{paths[0]}: no spec files (*.yaml) found", err=True)
+        raise typer.Exit(2)
+    for f in files:
+        try:
+            load_spec(f)
+        except SpecError as exc:
+            failed += 1
+            typer.echo(str(exc), err=True)
+    if failed:
+        raise typer.Exit(2)
+    typer.echo(f"{len(files)} spec(s) valid")
+
+
+@app.command()
+def schema(out: Annotated[Optional[Path], typer.Option("--out", help="Write here instead of stdout.")] = None) -> None:
+    """Print the JSON Schema of capability specs (the published specs/schema.json)."""
+    import json
+
+    from .atomic import write_text
+    from .spec import json_schema
+
+    text = json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
+    if out:
+        write_text(out, text)
+    else:
+        typer.echo(text, nl=False)
+
+
+@app.command()
+def generate(
+    specs: Annotated[Path, typer.Option("--specs", help="Spec folder or file.")] = Path("specs"),
+    out: Annotated[Path, typer.Option("--out", help="Suite folder to write.")] = Path("generated"),
+    only: Annotated[Optional[str], typer.Option("--only", help="Comma-separated capability ids, e.g. LC1,LC4.")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed: same inputs and seed give identical files.")] = 0,
+    no_expand: Annotated[bool, typer.Option("--no-expand", help="Skip syntax-based expansion.")] = False,
+    max_cases: Annotated[Optional[int], typer.Option("--max-cases", min=1, help="Override every spec's sampling.max_cases.")] = None,
+    gzip: Annotated[bool, typer.Option("--gzip", help="Write .jsonl.gz instead of .jsonl.")] = False,
+    data_root: DataRoot = None,
+    cache_dir: CacheDir = None,
+    spacy_model: Annotated[Optional[str], typer.Option("--spacy-model", help="spaCy pipeline (env S2LCT_SPACY_MODEL).")] = None,
+    parser: Annotated[Optional[str], typer.Option("--parser", help="benepar model name or path (env S2LCT_PARSER).")] = None,
+    mlm: Annotated[Optional[str], typer.Option("--mlm", help="Fill-mask model name or path (env S2LCT_MLM).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+) -> None:
+    """Search seeds, apply transforms (and expand), write one suite file per capability + manifest."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from .generate import generate as run_generate
+    from .progress import rich_progress
+
+    settings = _settings(data_root=data_root, cache_dir=cache_dir, spacy_model=spacy_model, parser=parser, mlm=mlm)
+    with rich_progress(enabled=not quiet) as progress:
+        report = run_generate(
+            specs, out, settings, seed=seed, only=_split_ids(only), expand=not no_expand,
+            compress=gzip, max_cases=max_cases, progress=progress,
+        )
+    table = Table(title=f"suite written to {out}")
+    for col in ("capability", "name", "seeds", "seed cases", "expansions", "cases"):
+        table.add_column(col, justify="left" if col in ("capability", "name") else "right")
+    for cap, info in report.manifest["capabilities"].items():
+        table.add_row(cap, info["name"], str(info["seeds"]), str(info["seed_cases"]), str(info["expansion_cases"]), str(info["cases"]))
+    Console().print(table)
+
+
+def main() -> None:
+    try:
+        app(standalone_mode=False)
+    except S2LCTError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        typer.echo("aborted", err=True)
+        sys.exit(130)
+    except KeyboardInterrupt:
+        typer.echo("interrupted; finished work is kept, run the same command again to resume", err=True)
+        sys.exit(130)
+    except Exception as exc:  # click usage errors come through here in non-standalone mode
+        import click
+
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        raise
+
+
+if __name__ == "__main__":
+    main()
