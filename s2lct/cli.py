@@ -99,9 +99,35 @@ def generate(
     Console().print(table)
 
 
+@app.command()
+def run(
+    model: Annotated[list[str], typer.Option("--model", "-m", help="Model alias (vader, textblob, bert, roberta, distilbert, minilm-sst2), HF folder or hub name; repeatable or comma-separated.")],
+    suite: Annotated[Path, typer.Option("--suite", help="Suite folder.")] = Path("generated"),
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the JSON report here.")] = None,
+    report: Annotated[Optional[Path], typer.Option("--report", help="Write a report: .json, .md or .html by suffix.")] = None,
+    max_cases_per_capability: Annotated[Optional[int], typer.Option("--max-cases-per-capability", min=1, help="Sample at most N cases per capability (fixed seed).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the per-capability sample.")] = 0,
+    batch_size: Annotated[Optional[int], typer.Option("--batch-size", min=1, help="Inference batch size.")] = None,
+    models_dir: Annotated[Optional[Path], typer.Option("--models-dir", help="Folder of offline models such as minilm-sst2 (env S2LCT_MODELS_DIR).")] = None,
+    label_map: Annotated[Optional[str], typer.Option("--label-map", help="Map model classes to labels, e.g. 0=negative,1=positive.")] = None,
+    neutral_band: Annotated[Optional[str], typer.Option("--neutral-band", help="LOW,HIGH neutral band (binary models: on p(positive); default 0.3333,0.6667).")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the prediction cache.")] = False,
+) -> None:
+    """Run a suite against models: print failures per capability, optionally write reports."""
+    from .runner import run_command
+
+    code = run_command(
+        model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
+        seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
+        use_cache=not no_cache,
+    )
+    if code:
+        raise typer.Exit(code)
+
+
 def main() -> None:
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)
     except S2LCTError as exc:
         typer.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
@@ -120,6 +146,7 @@ def main() -> None:
             exc.show()
             sys.exit(exc.exit_code)
         raise
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -52,6 +52,8 @@ def sst_label(fine: int) -> str:
 
 def unescape_token(tok: str) -> str:
     tok = _PTB_UNESCAPE.get(tok, tok)
+    if tok == "`":
+        return "'"
     return tok.replace("\\/", "/").replace("\\*", "*")
 
 

@@ -10,7 +10,10 @@ byte-identical files regardless of ``PYTHONHASHSEED``.
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import shutil
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,7 +27,7 @@ from .corpus import Sentence, load_sst, sst_files
 from .errors import S2LCTError
 from .polarity import get_polarity
 from .search import AnnotatedSentence, annotate, search_pools
-from .spec import CapabilitySpec, SeedLabel, SeedSlot, Template, load_specs, spec_hash
+from .spec import CapabilitySpec, SeedLabel, SeedSlot, Template, load_specs, natural_key, spec_hash
 from .suite import (
     MANIFEST_NAME,
     SUITE_FORMAT_VERSION,
@@ -106,8 +109,9 @@ class CapabilityResult:
     pools: dict[str, list[AnnotatedSentence]]
     candidates: int
     skipped_seeds: int = 0
-    expansion_cases: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    # case id → how it was built (template, literal options, slot → (seed, variant)), for expansion
+    origins: dict[str, tuple[Template, tuple[str, ...], dict[str, tuple[AnnotatedSentence, Variant]]]] = field(default_factory=dict)
 
 
 def _options(part: Any) -> list[str]:
@@ -207,6 +211,7 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
     if limit is not None and len(keys) > limit:
         keys = sorted(_rng(seed, spec.id, "cases").sample(keys, limit))
     cases: dict[str, Case] = {}
+    origins = {}
     for t_index, i, c, v in keys:
         template = spec.templates[t_index]
         slots = template.slots()
@@ -221,9 +226,11 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
             bound[other.name] = (partner.seed, partner.variants[rng.randrange(len(partner.variants))])
         else:
             case = build_case(spec, template, combos[t_index][c], bound)
-            cases.setdefault(case.id, case)
+            if case.id not in cases:
+                cases[case.id] = case
+                origins[case.id] = (template, combos[t_index][c], bound)
     ordered = [cases[k] for k in sorted(cases)]
-    return CapabilityResult(spec, ordered, pools, candidates, skipped)
+    return CapabilityResult(spec, ordered, pools, candidates, skipped, origins=origins)
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -285,50 +292,61 @@ def _write_suite(
     partial: bool,
     expansion_info: dict[str, Any],
 ) -> dict[str, Any]:
+    """Write every file into a staging folder first, then move them into place, manifest last.
+
+    A failure or interrupt while writing leaves ``out_dir`` exactly as it was; only the final
+    renames (microseconds) touch it.
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
     old = load_manifest(out_dir) if partial and (out_dir / MANIFEST_NAME).is_file() else None
     existing = suite_files(out_dir)
     capabilities = dict(old["capabilities"]) if old else {}
     specs = dict(old["specs"]) if old else {}
-    written = set()
-    for r in results:
-        name = f"{r.spec.id}.jsonl" + (".gz" if compress else "")
-        path = out_dir / name
-        write_cases(path, r.cases)
-        written.add(path.name)
-        specs[r.spec.id] = spec_hash(r.spec)
-        seed_cases = sum(1 for c in r.cases if c.expansion is None)
-        capabilities[r.spec.id] = {
-            "name": r.spec.name,
-            "markers": list(r.spec.markers),
-            "file": name,
-            "sha256": sha256_file(path),
-            "cases": len(r.cases),
-            "seed_cases": seed_cases,
-            "expansion_cases": len(r.cases) - seed_cases,
-            "seeds": len({(s.source, s.split, s.index) for c in r.cases if c.expansion is None for s in c.seeds}),
-            "seed_pool_sizes": {k: len(v) for k, v in r.pools.items()},
-            "candidates": r.candidates,
-            "max_cases": r.spec.sampling.max_cases,
-            **r.extra,
-        }
-    for cap, path in existing.items():  # a capability written in the other format, or a removed spec
-        if path.name not in written and (not partial or cap in {r.spec.id for r in results}):
-            path.unlink()
-            if not partial:
-                capabilities.pop(cap, None)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out_dir))
+    try:
+        written = []
+        for r in results:
+            name = f"{r.spec.id}.jsonl" + (".gz" if compress else "")
+            write_cases(staging / name, r.cases)
+            written.append(name)
+            specs[r.spec.id] = spec_hash(r.spec)
+            seed_cases = sum(1 for c in r.cases if c.expansion is None)
+            capabilities[r.spec.id] = {
+                "name": r.spec.name,
+                "markers": list(r.spec.markers),
+                "file": name,
+                "sha256": sha256_file(staging / name),
+                "cases": len(r.cases),
+                "seed_cases": seed_cases,
+                "expansion_cases": len(r.cases) - seed_cases,
+                "seeds": len({(s.source, s.split, s.index) for c in r.cases if c.expansion is None for s in c.seeds}),
+                "seed_pool_sizes": {k: len(v) for k, v in r.pools.items()},
+                "candidates": r.candidates,
+                "max_cases": r.spec.sampling.max_cases,
+                **r.extra,
+            }
+        produced = {r.spec.id for r in results}
+        stale = [p for cap, p in existing.items() if p.name not in written and (cap in produced or not partial)]
+        if not partial:
+            for cap in set(capabilities) - produced:
+                capabilities.pop(cap)
                 specs.pop(cap, None)
-    manifest = {
-        "format_version": SUITE_FORMAT_VERSION,
-        "tool_version": __version__,
-        "seed": seed,
-        "specs": dict(sorted(specs.items())),
-        "data": provenance["data"],
-        "resources": {**provenance["resources"], **expansion_info.get("resources", {})},
-        "capabilities": dict(sorted(capabilities.items())),
-        "expanded": expanded,
-    }
-    if old and old.get("expanded") != expanded:
-        manifest["expanded"] = "mixed"
-    write_manifest(out_dir, manifest)
+        manifest = {
+            "format_version": SUITE_FORMAT_VERSION,
+            "tool_version": __version__,
+            "seed": seed,
+            "specs": dict(sorted(specs.items(), key=lambda kv: natural_key(kv[0]))),
+            "data": provenance["data"],
+            "resources": {**provenance["resources"], **expansion_info.get("resources", {})},
+            "capabilities": dict(sorted(capabilities.items(), key=lambda kv: natural_key(kv[0]))),
+            "expanded": "mixed" if old and old.get("expanded") != expanded else expanded,
+        }
+        write_manifest(staging, manifest)
+        for name in written:
+            os.replace(staging / name, out_dir / name)
+        for path in stale:
+            path.unlink(missing_ok=True)
+        os.replace(staging / MANIFEST_NAME, out_dir / MANIFEST_NAME)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return manifest

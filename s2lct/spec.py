@@ -152,16 +152,16 @@ class CapabilitySpec(_Strict):
     def _references(self) -> CapabilitySpec:
         ids = [t.id for t in self.templates]
         if len(ids) != len(set(ids)):
-            raise ValueError(f"template ids must be unique, got {ids}")
+            raise ValueError(_at(("templates",), f"template ids must be unique, got {ids}"))
         allowed = set(self.expected_labels)
-        for t in self.templates:
-            for slot in t.slots():
-                if slot.seed not in self.seeds:
-                    raise ValueError(f"template {t.id!r} uses seed pool {slot.seed!r}; defined pools: {sorted(self.seeds)}")
+        for ti, t in enumerate(self.templates):
+            for pi, slot in enumerate(t.parts):
+                if isinstance(slot, SeedSlot) and slot.seed not in self.seeds:
+                    raise ValueError(_at(("templates", ti, "parts", pi, "seed"), f"template {t.id!r} uses seed pool {slot.seed!r}; defined pools: {sorted(self.seeds)}"))
             if isinstance(t.expected, SeedLabel):
                 names = [s.name for s in t.slots()]
                 if t.expected.seed_label not in names:
-                    raise ValueError(f"template {t.id!r}: seed_label names slot {t.expected.seed_label!r}; slots: {names}")
+                    raise ValueError(_at(("templates", ti, "expected"), f"template {t.id!r}: seed_label names slot {t.expected.seed_label!r}; slots: {names}"))
                 labels: set[str] = set()
                 for s in t.slots():
                     if s.name == t.expected.seed_label:
@@ -170,9 +170,10 @@ class CapabilitySpec(_Strict):
             else:
                 labels = set(t.expected)
             if not labels <= allowed:
-                raise ValueError(
-                    f"template {t.id!r} can expect {sorted(labels - allowed)}, outside expected_labels {sorted(allowed)}"
-                )
+                raise ValueError(_at(
+                    ("templates", ti, "expected"),
+                    f"template {t.id!r} can expect {sorted(labels - allowed)}, outside expected_labels {sorted(allowed)}",
+                ))
         return self
 
 
@@ -226,20 +227,44 @@ def _plain(obj: Any) -> Any:
     return obj
 
 
+_BRANCH_TAGS = {"str", "int", "float", "bool", "none", "list", "dict"}
+_AT = re.compile(r"^@([^@]*)@ ")
+
+
+def _is_branch_tag(p: Any) -> bool:
+    """Union branch names pydantic puts in error locations (``str``, ``SeedSlot``, ``list[...]``)."""
+    return isinstance(p, str) and (p in _BRANCH_TAGS or "[" in p or p[:1].isupper() or p.startswith("function-"))
+
+
+def _useful_loc(err: dict[str, Any]) -> tuple[Any, ...]:
+    loc = tuple(p for p in err["loc"] if not _is_branch_tag(p))
+    m = _AT.match(err["msg"].removeprefix("Value error, "))
+    if m:  # a cross-field check names the path it is about (see ``_at``)
+        loc += tuple(int(p) if p.isdigit() else p for p in m.group(1).split(".") if p)
+    return loc
+
+
+def _at(path: tuple[Any, ...], message: str) -> str:
+    """Tag a model-level validation message with the path it concerns, for the line lookup."""
+    return "@" + ".".join(map(str, path)) + "@ " + message
+
+
 def _describe(err: dict[str, Any]) -> str:
-    loc = ".".join(str(p) for p in err["loc"] if not (isinstance(p, str) and (p in {"str", "list[str]", "SeedSlot", "SeedLabel"} or p.startswith(("list[", "literal[", "function-")))))
-    msg = err["msg"]
+    loc = ".".join(str(p) for p in _useful_loc(err))
+    msg = _AT.sub("", err["msg"].removeprefix("Value error, "))
     if err["type"] == "extra_forbidden":
         return f"unknown key {loc!r}; check the spelling against specs/schema.json"
     if err["type"] == "missing":
         return f"missing required key {loc!r}"
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, "):]
-    return f"{loc or 'spec'}: {msg}" + (f" (got {err['input']!r})" if err["type"] in {"literal_error", "string_pattern_mismatch", "int_type", "string_type"} else "")
+    shown = err["type"] in {"literal_error", "string_pattern_mismatch", "int_type", "string_type", "int_parsing"}
+    return f"{loc or 'spec'}: {msg}" + (f" (got {err['input']!r})" if shown else "")
 
 
-def _useful_loc(err: dict[str, Any]) -> tuple[Any, ...]:
-    return tuple(p for p in err["loc"] if not (isinstance(p, str) and p[:1].islower() and ("[" in p or p in {"str", "function-after"})))
+def _first_error(exc: ValidationError) -> dict[str, Any]:
+    """The most specific error: union branches produce one error each, prefer the deepest path."""
+    errors = exc.errors()
+    generic = {"list_type", "dict_type", "model_type", "model_attributes_type", "none_required", "string_type"}
+    return max(errors, key=lambda e: (len(_useful_loc(e)), e["type"] not in generic))
 
 
 def load_spec(path: str | Path) -> CapabilitySpec:
@@ -267,12 +292,6 @@ def load_spec(path: str | Path) -> CapabilitySpec:
     except ValidationError as exc:
         err = _first_error(exc)
         raise SpecError(path, _line_of(doc, _useful_loc(err)), _describe(err)) from None
-
-
-def _first_error(exc: ValidationError) -> dict[str, Any]:
-    """The most specific error: union branches produce one error each, prefer the deepest path."""
-    errors = exc.errors()
-    return max(errors, key=lambda e: (len(_useful_loc(e)), e["type"] != "literal_error"))
 
 
 def spec_files(paths: list[Path] | list[str]) -> list[Path]:
