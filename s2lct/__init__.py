@@ -1,5 +1,46 @@
-"""s2lct: specification- and syntax-based linguistic capability tests for sentiment models."""
+"""s2lct: specification- and syntax-based linguistic capability tests for sentiment models.
+
+The public API, imported lazily (the pytest plugin imports this package in every pytest run):
+
+    from s2lct import load_specs, generate_suite, load_suite, get_settings
+    specs = load_specs(["specs"])
+    report = generate_suite("specs", "generated", get_settings(), seed=0, expand=False)
+    for case in load_suite("generated"): ...
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
 
 __version__ = "0.1.0"
 
 LABELS: tuple[str, ...] = ("negative", "neutral", "positive")
+
+_API = {
+    "get_settings": "config",
+    "Settings": "config",
+    "load_spec": "spec",
+    "load_specs": "spec",
+    "CapabilitySpec": "spec",
+    "load_sst": "corpus",
+    "load_table": "corpus",
+    "search_pools": "search",
+    "apply_ops": "transforms",
+    "build_capability": "generate",
+    "load_annotated_corpus": "generate",
+    "generate_suite": "generate",
+    "Case": "suite",
+    "load_suite": "suite",
+    "read_cases": "suite",
+    "load_manifest": "suite",
+}
+
+__all__ = ["LABELS", "__version__", *_API]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        attr = "generate" if name == "generate_suite" else name
+        return getattr(importlib.import_module(f".{_API[name]}", __name__), attr)
+    raise AttributeError(f"module 's2lct' has no attribute {name!r}")

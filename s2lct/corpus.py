@@ -66,6 +66,12 @@ def _detokenizer():
 
 def detokenize(tokens: Sequence[str]) -> str:
     """PTB tokens → natural text ("do n't" → "don't", `` '' → ", no space before punctuation)."""
+    return _detokenize(tuple(tokens))
+
+
+@functools.lru_cache(maxsize=65536)
+def _detokenize(tokens: tuple[str, ...]) -> str:
+    # NLTK's detokenizer runs ~30 regexes per call; seeds recur across templates and options
     return _detokenizer().detokenize(list(tokens))
 
 
