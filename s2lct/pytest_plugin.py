@@ -213,6 +213,30 @@ class CaseItem(pytest.Item):
         return self.config.stash[_STATE].suite_dir, None, self.nodeid
 
 
+def _noop() -> None:
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
+    """A lean run protocol for suite items (they use no fixtures and print nothing).
+
+    The standard protocol wraps every phase in output capturing, log capturing and warning
+    recording, which costs more than judging a cached prediction. Suite items skip those wrappers but
+    go through the same reporting hooks (makereport, logreport), so terminal output, ``-x``,
+    junitxml, xdist and ``--lf`` see ordinary reports.
+    """
+    if not isinstance(item, CaseItem):
+        return None
+    ihook = item.ihook
+    ihook.pytest_runtest_logstart(nodeid=item.nodeid, location=item.location)
+    for when, func in (("setup", _noop), ("call", item.runtest), ("teardown", _noop)):
+        call = pytest.CallInfo.from_call(func, when=when, reraise=(pytest.exit.Exception, KeyboardInterrupt))
+        ihook.pytest_runtest_logreport(report=ihook.pytest_runtest_makereport(item=item, call=call))
+    ihook.pytest_runtest_logfinish(nodeid=item.nodeid, location=item.location)
+    return True
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
     """Append one item per (case, model), before -k/-m deselection runs."""
@@ -292,6 +316,31 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         _compute_predictions(config, state, items)
 
 
+def _index_teardown_reports(config: pytest.Config) -> None:
+    """Make the terminal's failure summary linear in the number of reports.
+
+    pytest's TerminalReporter looks up each failed test's teardown report by scanning every passed
+    setup/teardown report (``_get_teardown_reports``), which is quadratic: with thousands of failing
+    cases (normal for a behavioural suite) the summary alone would take longer than the inference.
+    This replaces the lookup, for this run only, by one index with the same result.
+    """
+    tr = config.pluginmanager.get_plugin("terminalreporter")
+    if tr is None or not hasattr(tr, "_get_teardown_reports") or not hasattr(tr, "getreports"):
+        return
+    index: dict[str, list[Any]] | None = None
+
+    def lookup(nodeid: str) -> list[Any]:
+        nonlocal index
+        if index is None:
+            index = {}
+            for rep in tr.getreports(""):
+                if getattr(rep, "when", None) == "teardown":
+                    index.setdefault(rep.nodeid, []).append(rep)
+        return index.get(nodeid, [])
+
+    tr._get_teardown_reports = lookup
+
+
 class _SessionPlugin:
     """Per-run hooks (registered only with --model): gathers outcomes, prints and writes reports."""
 
@@ -324,6 +373,7 @@ class _SessionPlugin:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        _index_teardown_reports(self.config)
         if self.state.report_path is None:
             return
         reports = self.build_reports()

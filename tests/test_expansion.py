@@ -18,10 +18,10 @@ OR_BOTH = ("Or", "both", ".")
 ONLY_NNS = ReferenceGrammar({"NP": {("DT",): 3, ("DT", "NNS"): 1}}, "toy")
 
 
-def _expander(tmp_path, **parts) -> SeedExpander:
+def _expander(tmp_path, store=None, **parts) -> SeedExpander:
     kw = dict(parser=models.parser(), grammar=models.grammar(), mlm=models.mlm(), tagger=models.tagger(), polarity=models.polarity())
     kw.update(parts)
-    return SeedExpander(ExpansionConfig(chunk_size=2), store=tmp_path / "exp.sqlite3", **kw)
+    return SeedExpander(ExpansionConfig(chunk_size=2), store=store or tmp_path / "exp.sqlite3", **kw)
 
 
 def test_running_example_stub_mlm_accepts_exactly_ways_and_things(tmp_path):
@@ -118,8 +118,7 @@ def test_killed_run_resumes_without_recomputing(tmp_path):
     assert "committed 2" in proc.stdout and "not killed" not in proc.stdout
 
     # restart in this process: finished seeds come from the store
-    resumed = _expander(tmp_path, )
-    resumed._store_arg = store_path
+    resumed = _expander(tmp_path, store=store_path)
     cfg = resumed.config_hash
     after_kill = ExpansionStore(store_path).finished(cfg)
     assert len(after_kill) == 2
@@ -128,14 +127,12 @@ def test_killed_run_resumes_without_recomputing(tmp_path):
     assert resumed.stats.computed == 4
 
     # an uninterrupted run into a fresh store gives the same rows
-    fresh = _expander(tmp_path)
-    fresh._store_arg = tmp_path / "fresh.sqlite3"
+    fresh = _expander(tmp_path, store=tmp_path / "fresh.sqlite3")
     assert fresh.config_hash == cfg
     out2 = fresh.expand(RESUME_SEEDS)
     assert out == out2
     assert ExpansionStore(store_path).dump(cfg) == ExpansionStore(tmp_path / "fresh.sqlite3").dump(cfg)
 
     # a third run computes nothing
-    again = _expander(tmp_path)
-    again._store_arg = store_path
+    again = _expander(tmp_path, store=store_path)
     assert again.expand(RESUME_SEEDS) == out and again.stats.computed == 0

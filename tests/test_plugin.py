@@ -143,7 +143,8 @@ def test_max_cases_per_capability_is_seeded(env):
 def test_xdist_gives_the_same_results(env):
     serial = env.runpytest("--model", "vader", "--s2lct-report", "serial.json", "-q", "-p", "no:cacheprovider")
     serial.assert_outcomes(passed=4, failed=4)
-    parallel = env.runpytest("--model", "vader", "--s2lct-report", "xdist.json", "-n", "2", "-q", "-p", "no:cacheprovider")
+    parallel = env.runpytest("--model", "vader", "--s2lct-report", "xdist.json", "-n", "2", "-q", "-p", "no:cacheprovider",
+                                 "-p", "no:benchmark")
     parallel.assert_outcomes(passed=4, failed=4)
     assert "s2lct results" in parallel.stdout.str()
     a = json.loads((env.path / "serial.json").read_text())

@@ -189,7 +189,7 @@ def _resolve_models_dir(models_dir: str | os.PathLike[str] | None) -> Path:
 
         models_dir = Settings().models_dir
     if models_dir is None:
-        raise ModelError("the offline models folder is not set; set S2LCT_MODELS_DIR or pass --models-dir")
+        raise ModelError("the offline models folder is not set; set S2LCT_MODELS_DIR or pass --models-dir (pytest: --s2lct-models-dir)")
     return Path(models_dir).expanduser()
 
 

