@@ -118,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch-size", type=int, default=32)
     ap.add_argument("--collect-cases", type=int, default=100_000)
     ap.add_argument("--skip-collect", action="store_true")
+    ap.add_argument("--threads", type=int, default=None,
+                    help="torch threads for both (a) and (b) (OMP_NUM_THREADS); 1 is steadier on a busy machine")
     ap.add_argument("--repeat", type=int, default=2, help="alternate (a) and (b) this many times; report the best of each")
     ap.add_argument("--json", default=None, help="also write the figures to this JSON file")
     args = ap.parse_args(argv)
@@ -125,7 +127,9 @@ def main(argv: list[str] | None = None) -> int:
     env = dict(os.environ)
     env.setdefault("HF_HUB_OFFLINE", "1")
     env.setdefault("TRANSFORMERS_OFFLINE", "1")
-    results: dict[str, object] = {"model": args.model}
+    if args.threads:
+        env["OMP_NUM_THREADS"] = env["MKL_NUM_THREADS"] = str(args.threads)
+    results: dict[str, object] = {"model": args.model, "threads": args.threads}
     with tempfile.TemporaryDirectory(prefix="s2lct-bench-") as tmp:
         tmp_path = Path(tmp)
         env["S2LCT_CACHE_DIR"] = str(tmp_path / "cache")

@@ -256,7 +256,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     for cap in sorted(by_cap, key=capability_sort_key):
         parent = CapabilityCollector.from_parent(session, name=cap, nodeid=cap)
         start = len(new)
-        marks = [getattr(pytest.mark, "s2lct")] + [getattr(pytest.mark, m) for m in capability_markers(state.selection.manifest, cap)]
+        marks = [pytest.mark.s2lct] + [getattr(pytest.mark, m) for m in capability_markers(state.selection.manifest, cap)]
         for case in by_cap[cap]:
             for model in state.model_names:
                 name = f"{case.id}[{model}]" if multi else case.id

@@ -1,0 +1,39 @@
+"""The committed suites in generated/ are what the committed specs produce (regenerate when specs change)."""
+
+from __future__ import annotations
+
+from s2lct.atomic import sha256_file
+from s2lct.spec import load_specs, spec_hash
+from s2lct.suite import load_manifest, read_cases, suite_files
+
+
+def test_manifest_matches_specs_and_files(repo_dir):
+    suite = repo_dir / "generated"
+    manifest = load_manifest(suite)
+    specs = {s.id: s for s in load_specs([repo_dir / "specs"])}
+    assert manifest["specs"] == {k: spec_hash(v) for k, v in specs.items()}, "specs changed: run `s2lct generate`"
+    files = suite_files(suite)
+    assert sorted(files) == sorted(specs)
+    for cap, path in files.items():
+        info = manifest["capabilities"][cap]
+        assert info["sha256"] == sha256_file(path), path
+        cases = list(read_cases(path))
+        assert len(cases) == info["cases"]
+        assert sum(c.expansion is not None for c in cases) == info["expansion_cases"]
+        assert all(set(c.expected) <= set(specs[cap].expected_labels) for c in cases)
+
+
+def test_committed_suite_is_expanded_everywhere_and_small(repo_dir):
+    suite = repo_dir / "generated"
+    manifest = load_manifest(suite)
+    assert manifest["expanded"] is True
+    assert all(info["expansion_cases"] > 0 for info in manifest["capabilities"].values())
+    total = sum(p.stat().st_size for p in suite.iterdir())
+    assert total < 30 * 2**20, f"generated/ is {total / 2**20:.1f} MiB; keep it under 30 MiB"
+    ids = [c.id for p in suite_files(suite).values() for c in read_cases(p)]
+    assert len(ids) == len(set(ids))
+    by_id = set(ids)
+    for p in suite_files(suite).values():
+        for c in read_cases(p):
+            if c.expansion is not None:
+                assert c.expansion["seed_case"] in by_id
