@@ -125,6 +125,39 @@ def run(
         raise typer.Exit(code)
 
 
+@app.command()
+def diversity(
+    suite: Annotated[Path, typer.Option("--suite", help="Suite folder.")] = Path("generated"),
+    only: Annotated[Optional[str], typer.Option("--only", help="Comma-separated capability ids.")] = None,
+    sample: Annotated[int, typer.Option("--sample", min=2, help="Cases sampled for Self-BLEU (fixed seed).")] = 200,
+    max_cases: Annotated[int, typer.Option("--max-cases", min=1, help="Cases parsed per capability for production coverage.")] = 1000,
+    seed: Annotated[int, typer.Option("--seed", help="Sampling seed.")] = 0,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the figures as JSON.")] = None,
+) -> None:
+    """Self-BLEU (lower = more diverse) and distinct grammar productions, seeds vs seeds+expansions."""
+    import json
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from .atomic import write_text
+    from .diversity import diversity_report
+
+    report = diversity_report(suite, only=_split_ids(only), sample=sample, max_cases=max_cases, seed=seed)
+    table = Table(title=f"diversity of {suite} (Self-BLEU on {sample} sampled cases; productions on ≤ {max_cases} parsed cases)")
+    for col in ("capability", "cases: seeds", "seeds+exp", "Self-BLEU: seeds", "seeds+exp", "productions: seeds", "seeds+exp"):
+        table.add_column(col, justify="left" if col == "capability" else "right")
+    fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
+    from .spec import natural_key
+
+    for cap, row in sorted(report.items(), key=lambda kv: natural_key(kv[0])):
+        a, b = row["seeds"], row["seeds+expansions"]
+        table.add_row(cap, str(a["cases"]), str(b["cases"]), fmt(a["self_bleu"]), fmt(b["self_bleu"]), str(a["productions"]), str(b["productions"]))
+    Console().print(table)
+    if json_out:
+        write_text(json_out, json.dumps(report, indent=2, sort_keys=True) + "\n")
+
+
 def main() -> None:
     try:
         code = app(standalone_mode=False)
