@@ -120,3 +120,17 @@ def test_repeats_neighbour():
     seed = ("It", "was", "ever", "so", ".")
     assert repeats_neighbour(insert(seed, 3, "ever", "RB", 0.1))
     assert not repeats_neighbour(insert(seed, 3, "never", "RB", 0.1))
+
+
+def test_a_seed_expands_the_same_whatever_else_is_in_the_run(tmp_path):
+    """Committed suites are built from a store another run may have filled; so a seed's candidates
+    (scores included, to the last digit) must not depend on the seeds batched with it."""
+    from s2lct.expansion import ExpansionConfig, SeedExpander
+
+    seeds = [tuple(s.split()) for s in ("Or both .", "This is a dull movie .", "The cast is strong but the plot drags .",
+                                        "A quiet film about two brothers .", "It works .")]
+    alone = SeedExpander(store=tmp_path / "a.sqlite3").expand(seeds[:2])
+    mixed = SeedExpander(ExpansionConfig(chunk_size=3), store=tmp_path / "b.sqlite3").expand(seeds[2:] + seeds[:2][::-1])
+    for s in seeds[:2]:
+        assert [c.to_json() for c in alone[s]] == [c.to_json() for c in mixed[s]]
+    assert any(alone[s] for s in seeds[:2])
