@@ -3,6 +3,8 @@
     python benchmarks/bench_expand.py --n 1000 --select short      # ~LC1/LC2/LC4/LC5-like seeds
     python benchmarks/bench_expand.py --all                        # all 11,855 SST sentences
     python benchmarks/bench_expand.py --n 300 --profile prof.out   # cProfile, top functions printed
+    python benchmarks/bench_expand.py --capabilities LC1,LC2,LC4,LC5  # exactly the seeds generate expands
+    python benchmarks/bench_expand.py --capabilities all           # every seed of all eleven capabilities
 
 Reports seeds/s, masked sentences/s, fill-ins validated/s, time per stage, peak RSS, wall time.
 Uses a fresh temporary cache (cold parse cache, new store) unless --cache-dir is given. Resources
@@ -51,6 +53,19 @@ def sst_seeds(select: str) -> list[tuple[str, ...]]:
     return list(out)
 
 
+def capability_seeds(ids: str) -> list[tuple[str, ...]]:
+    """The distinct seeds `s2lct generate` expands for these capabilities of specs/ ("all": every one)."""
+    from s2lct.config import get_settings
+    from s2lct.expand_suite import seeds_to_expand
+    from s2lct.generate import build_capability, load_annotated_corpus
+    from s2lct.spec import load_specs
+
+    wanted = None if ids == "all" else {i.strip() for i in ids.split(",")}
+    specs = [s for s in load_specs([REPO / "specs"]) if wanted is None or s.id in wanted]
+    corpus, _ = load_annotated_corpus(get_settings())
+    return seeds_to_expand([build_capability(spec, corpus, seed=0) for spec in specs])
+
+
 def peak_rss_mib() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
 
@@ -60,6 +75,8 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--all", action="store_true", help="every distinct SST sentence")
     ap.add_argument("--select", choices=["any", "short"], default="any")
+    ap.add_argument("--capabilities", default=None, metavar="IDS",
+                    help='the seeds `s2lct generate` expands for these capabilities, e.g. LC1,LC2,LC4,LC5, or "all"')
     ap.add_argument("--k", type=int, default=10, help="masked sentences per seed")
     ap.add_argument("--top-n", type=int, default=10, help="fills per masked sentence")
     ap.add_argument("--chunk-size", type=int, default=64)
@@ -70,12 +87,16 @@ def main() -> None:
 
     cache_dir = args.cache_dir or Path(tempfile.mkdtemp(prefix="s2lct-bench-"))
     os.environ["S2LCT_CACHE_DIR"] = str(cache_dir)
-    seeds = sst_seeds("any" if args.all else args.select)
-    if not args.all:
-        seeds = seeds[: args.n]
+    if args.capabilities:
+        seeds = capability_seeds(args.capabilities)
+    else:
+        seeds = sst_seeds("any" if args.all else args.select)
+        if not args.all:
+            seeds = seeds[: args.n]
 
     t0 = time.perf_counter()
     from s2lct.expansion import ExpansionConfig, SeedExpander
+    from s2lct.progress import rich_progress
 
     ex = SeedExpander(ExpansionConfig(max_masked=args.k, top_n=args.top_n, chunk_size=args.chunk_size))
     ex.description()  # load parser, grammar, tagger, polarity; the MLM loads on first use
@@ -89,7 +110,10 @@ def main() -> None:
         profiler = cProfile.Profile()
         profiler.enable()
     t1, c1 = time.perf_counter(), _cpu()
-    results = ex.expand(seeds, progress=sys.stderr.isatty())
+    with rich_progress(enabled=sys.stderr.isatty()) as progress:
+        task = progress("expanding seeds (seeds/s)", len(seeds))
+        results = ex.expand(seeds, on_progress=task.advance)
+        task.close()
     wall, cpu = time.perf_counter() - t1, _cpu() - c1
     if profiler is not None:
         profiler.disable()

@@ -142,14 +142,13 @@ def diversity(
 
     from .atomic import write_text
     from .diversity import diversity_report
+    from .suite import natural_key
 
     report = diversity_report(suite, only=_split_ids(only), sample=sample, max_cases=max_cases, seed=seed)
     table = Table(title=f"diversity of {suite} (Self-BLEU on {sample} sampled cases; productions on ≤ {max_cases} parsed cases)")
     for col in ("capability", "cases: seeds", "seeds+exp", "Self-BLEU: seeds", "seeds+exp", "productions: seeds", "seeds+exp"):
         table.add_column(col, justify="left" if col == "capability" else "right")
     fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
-    from .spec import natural_key
-
     for cap, row in sorted(report.items(), key=lambda kv: natural_key(kv[0])):
         a, b = row["seeds"], row["seeds+expansions"]
         table.add_row(cap, str(a["cases"]), str(b["cases"]), fmt(a["self_bleu"]), fmt(b["self_bleu"]), str(a["productions"]), str(b["productions"]))

@@ -14,16 +14,27 @@ from typing import Any
 
 from .corpus import Sentence, detokenize
 from .expansion import ExpansionCandidate, SeedExpander, best
-from .generate import CapabilityResult, ProgressFactory, build_case
+from .generate import CapabilityResult, build_case
 from .polarity import get_polarity
+from .progress import ProgressFactory
 from .search import AnnotatedSentence, annotate, matches_any
 from .spec import SeedSlot
 from .tagging import get_tagger
-from .transforms import TransformError, apply_ops
+from .transforms import TransformError, Variant, apply_ops
 
 
 def _expandable(results: Sequence[CapabilityResult]) -> list[CapabilityResult]:
     return [r for r in results if r.spec.expansion.enabled and r.spec.expansion.max_per_seed > 0]
+
+
+def seeds_to_expand(results: Sequence[CapabilityResult]) -> list[tuple[str, ...]]:
+    """Every distinct seed sentence the cases of these capabilities were built from, in first-use order."""
+    seeds: dict[tuple[str, ...], None] = {}
+    for r in _expandable(results):
+        for _template, _options, bound in r.origins.values():
+            for seed, _variant in bound.values():
+                seeds.setdefault(seed.tokens, None)
+    return list(seeds)
 
 
 def expand_results(
@@ -31,14 +42,10 @@ def expand_results(
 ) -> dict[str, Any]:
     """Append expanded cases to each result in place; return manifest information."""
     todo = _expandable(results)
-    seeds: dict[tuple[str, ...], None] = {}
-    for r in todo:
-        for case_id, (_template, _options, bound) in r.origins.items():
-            for seed, _variant in bound.values():
-                seeds.setdefault(seed.tokens, None)
+    seeds = seeds_to_expand(todo)
     expander = expander or SeedExpander()
     task = progress("expanding seeds (seeds/s)", len(seeds))
-    candidates = expander.expand(list(seeds), on_progress=task.advance)
+    candidates = expander.expand(seeds, on_progress=task.advance)
     task.close()
     annotated = _annotate_candidates(candidates)
     for r in todo:
@@ -88,28 +95,24 @@ def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
     for case in list(r.cases):
         template, options, bound = r.origins[case.id]
         slots = {p.name: p for p in template.parts if isinstance(p, SeedSlot)}
-        accepted: list[tuple[ExpansionCandidate, str, Any]] = []
+        accepted: list[tuple[ExpansionCandidate, str, AnnotatedSentence, Variant]] = []
         for slot_name, (seed, variant) in bound.items():
             slot = slots[slot_name]
             rules = spec.seeds[slot.seed].any_of
-
-            def keep(c: ExpansionCandidate) -> bool:
+            for c in best(candidates.get(seed.tokens, ()), None):
                 if repeats_neighbour(c):
-                    return False
+                    continue
                 exp = _as_seed(seed, c.tokens, annotated[c.tokens])
                 if not matches_any(rules, exp):  # check (c): the seed's search rules still hold
-                    return False
-                try:
-                    return any(v.name == variant.name for v in apply_ops(exp.tokens, exp.tags, slot.ops))
-                except TransformError:  # the transform no longer applies
-                    return False
-
-            for c in best(candidates.get(seed.tokens, ()), None, keep):
-                accepted.append((c, slot_name, seed))
+                    continue
+                try:  # the slot's transform must still apply and give the same variant
+                    same = [v for v in apply_ops(exp.tokens, exp.tags, slot.ops) if v.name == variant.name]
+                except TransformError:
+                    continue
+                if same:
+                    accepted.append((c, slot_name, seed, same[0]))
         accepted.sort(key=lambda t: (-t[0].score, -t[0].production_probability, t[1], t[0].tokens))
-        for c, slot_name, seed in accepted[:k]:
-            exp = _as_seed(seed, c.tokens, annotated[c.tokens])
-            variant = next(v for v in apply_ops(exp.tokens, exp.tags, slots[slot_name].ops) if v.name == bound[slot_name][1].name)
+        for c, slot_name, seed, variant in accepted[:k]:
             new_bound = dict(bound)
             new_bound[slot_name] = (seed, variant)
             record = c.expansion_record(detokenize, seed_case=case.id, seed_text=seed.text, slot=slot_name, checks={"search": True})

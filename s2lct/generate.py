@@ -26,33 +26,22 @@ from .config import Settings, configure_nltk
 from .corpus import Sentence, load_sst, sst_files
 from .errors import S2LCTError
 from .polarity import get_polarity
+from .progress import ProgressFactory, ProgressTask
 from .search import AnnotatedSentence, annotate, search_pools
-from .spec import CapabilitySpec, SeedLabel, SeedSlot, Template, load_specs, natural_key, spec_hash
+from .spec import CapabilitySpec, SeedLabel, SeedSlot, Template, load_specs, spec_hash
 from .suite import (
     MANIFEST_NAME,
     SUITE_FORMAT_VERSION,
     Case,
     SeedRef,
     load_manifest,
+    natural_key,
     suite_files,
     write_cases,
     write_manifest,
 )
 from .tagging import get_tagger
 from .transforms import Piece, TransformError, Variant, apply_ops, join_pieces, variant_text
-
-ProgressFactory = Callable[[str, int | None], "ProgressTask"]
-
-
-class ProgressTask:
-    """Progress sink; the CLI plugs in rich, the API default does nothing."""
-
-    def advance(self, n: int = 1) -> None:  # noqa: D401
-        pass
-
-    def close(self) -> None:
-        pass
-
 
 def _no_progress(description: str, total: int | None) -> ProgressTask:
     return ProgressTask()

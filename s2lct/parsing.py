@@ -16,7 +16,6 @@ cannot handle (too long, empty, an exception) is recorded as a failure in the ca
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 import threading
@@ -28,6 +27,7 @@ from typing import Protocol
 import catalogue
 from nltk import Tree
 
+from .atomic import sha256_file
 from .errors import MissingResourceError
 
 parsers = catalogue.create("s2lct", "parsers", entry_points=True)
@@ -63,14 +63,6 @@ def strip_top(tree: Tree) -> Tree:
     return tree
 
 
-def _file_digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()[:16]
-
-
 class BeneparParser:
     """benepar 0.2.0 through its NLTK API (``benepar.Parser.parse_sents``)."""
 
@@ -82,7 +74,7 @@ class BeneparParser:
         if path.is_dir():
             model = str(path.resolve())  # transformers treats a missing relative path as a hub id
             weights = path / "benepar_model.bin"
-            digest = _file_digest(weights) if weights.is_file() else "dir"
+            digest = sha256_file(weights)[:16] if weights.is_file() else "dir"
             self.identity = f"benepar:{path.name}:{digest}"
         else:
             self.identity = f"benepar:{model}"

@@ -1,18 +1,31 @@
-"""Rich progress bars on stderr for long jobs (tagging, expansion)."""
+"""Progress reporting for long jobs (tagging, expansion): a tiny sink interface and rich bars.
+
+Library code reports through a ``ProgressFactory`` (``factory(description, total) -> task``);
+the API default does nothing and the CLI plugs in rich bars on stderr.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from .generate import ProgressFactory, ProgressTask
+class ProgressTask:
+    """Progress sink of one job; this base class ignores everything."""
+
+    def advance(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+ProgressFactory = Callable[[str, "int | None"], ProgressTask]
 
 
 class _RichTask(ProgressTask):
-    def __init__(self, progress: Progress, description: str, total: int | None) -> None:
+    def __init__(self, progress: Any, description: str, total: int | None) -> None:
         self._progress = progress
         self._id = progress.add_task(description, total=total)
 
@@ -20,37 +33,35 @@ class _RichTask(ProgressTask):
         self._progress.advance(self._id, n)
 
     def close(self) -> None:
-        self._progress.update(self._id, visible=True)
         self._progress.stop_task(self._id)
-
-
-class _RateColumn(TextColumn):
-    """Items per second, e.g. seeds/s during expansion."""
-
-    def __init__(self) -> None:
-        super().__init__("")
-
-    def render(self, task):  # type: ignore[no-untyped-def]
-        from rich.text import Text
-
-        return Text(f"{task.speed:.1f}/s" if task.speed else "", style="progress.data.speed")
 
 
 @contextmanager
 def rich_progress(enabled: bool = True) -> Iterator[ProgressFactory]:
-    console = Console(stderr=True)
+    """Rich bars on stderr showing count, percentage, items/s (e.g. seeds/s), elapsed and ETA."""
     if not enabled:
         yield lambda description, total: ProgressTask()
         return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.text import Text
+
+    class RateColumn(TextColumn):
+        def __init__(self) -> None:
+            super().__init__("")
+
+        def render(self, task):  # type: ignore[no-untyped-def]
+            return Text(f"{task.speed:.1f}/s" if task.speed else "", style="progress.data.speed")
+
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TaskProgressColumn(),
-        _RateColumn(),
+        RateColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=console,
+        console=Console(stderr=True),
         transient=False,
     ) as progress:
         yield lambda description, total: _RichTask(progress, description, total)

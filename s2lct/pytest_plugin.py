@@ -169,21 +169,19 @@ class CaseItem(pytest.Item):
         preds = state.preds.get(self.model_name)
         if preds is None or self.case.text not in preds:
             preds = _compute_predictions(self.config, state, [self])[self.model_name]
+        from .runner import judge, seed_passed
+
         pred = preds[self.case.text]
         case = self.case
-        passed = pred.label in case.expected
-        seed_passed = None
-        if case.seed_case_id:
-            seed = state.selection.by_id.get(case.seed_case_id)
-            if seed is not None and seed.text in preds:
-                seed_passed = preds[seed.text].label in seed.expected
+        passed = judge(case, pred.label)
+        seed_ok = seed_passed(state.selection, case, preds)
         self.user_properties.append((PROPERTY, {
             "model": self.model_name, "id": case.id, "capability": case.capability, "text": case.text,
             "expected": list(case.expected), "predicted": pred.label, "probs": dict(pred.probs),
-            "passed": passed, "truncated": pred.truncated, "seed_case": case.seed_case_id, "seed_passed": seed_passed,
+            "passed": passed, "truncated": pred.truncated, "seed_case": case.seed_case_id, "seed_passed": seed_ok,
         }))
         if not passed:
-            raise CaseFailed(self._message(pred, seed_passed))
+            raise CaseFailed(self._message(pred, seed_ok))
 
     def _message(self, pred: Any, seed_passed: bool | None) -> str:
         state = self.config.stash[_STATE]
@@ -243,7 +241,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     state = config.stash.get(_STATE, None)
     if state is None:
         return
-    from .report import capability_sort_key
+    from .suite import natural_key
     from .runner import capability_markers
 
     by_cap: dict[str, list[Any]] = {}
@@ -253,7 +251,7 @@ def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config
     new: list[pytest.Item] = []
     from _pytest.reports import CollectReport
 
-    for cap in sorted(by_cap, key=capability_sort_key):
+    for cap in sorted(by_cap, key=natural_key):
         parent = CapabilityCollector.from_parent(session, name=cap, nodeid=cap)
         start = len(new)
         marks = [pytest.mark.s2lct] + [getattr(pytest.mark, m) for m in capability_markers(state.selection.manifest, cap)]

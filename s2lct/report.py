@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from io import StringIO
@@ -32,15 +31,11 @@ from typing import Any
 
 from .atomic import write_text
 from .errors import S2LCTError
+from .suite import natural_key
 
 REPORT_SUFFIXES = (".json", ".md", ".html")
 HTML_FAILING_PER_CAPABILITY = 50
 MD_FAILING_PER_CAPABILITY = 5
-
-
-def capability_sort_key(cap: str) -> tuple[Any, ...]:
-    """Natural order: LC2 before LC10."""
-    return tuple(int(p) if p.isdigit() else p for p in re.split(r"(\d+)", cap))
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,8 +156,8 @@ def build_report(
         total.add(o)
         if not o.passed:
             failing.append(o)
-    ordered = [caps[k] for k in sorted(caps, key=capability_sort_key)]
-    failing.sort(key=lambda o: (capability_sort_key(o.capability), o.case_id))
+    ordered = [caps[k] for k in sorted(caps, key=natural_key)]
+    failing.sort(key=lambda o: (natural_key(o.capability), o.case_id))
     return ModelReport(model, identity, ordered, total, failing, suite)
 
 
@@ -270,7 +265,7 @@ def _all_capabilities(reports: Sequence[ModelReport]) -> list[tuple[str, str]]:
     for r in reports:
         for c in r.capabilities:
             seen.setdefault(c.id, c.name)
-    return [(k, seen[k]) for k in sorted(seen, key=capability_sort_key)]
+    return [(k, seen[k]) for k in sorted(seen, key=natural_key)]
 
 
 _HTML_TEMPLATE = """<!DOCTYPE html>

@@ -108,6 +108,14 @@ def judge(case: Case, label: str) -> bool:
     return label in case.expected
 
 
+def seed_passed(selection: SuiteSelection, case: Case, preds: Mapping[str, Any]) -> bool | None:
+    """For an expansion, whether its seed case passed; ``None`` for seed cases or when unknown."""
+    seed = selection.by_id.get(case.seed_case_id) if case.seed_case_id else None
+    if seed is None or seed.text not in preds:
+        return None
+    return judge(seed, preds[seed.text].label)
+
+
 def outcomes_for(selection: SuiteSelection, preds: Mapping[str, Any], cases: Iterable[Case] | None = None) -> list:
     """One :class:`~s2lct.report.CaseOutcome` per case, from predictions keyed by text."""
     from .report import CaseOutcome
@@ -115,13 +123,8 @@ def outcomes_for(selection: SuiteSelection, preds: Mapping[str, Any], cases: Ite
     out = []
     for c in selection.cases if cases is None else cases:
         p = preds[c.text]
-        seed_passed = None
-        if c.seed_case_id:
-            seed = selection.by_id.get(c.seed_case_id)
-            if seed is not None and seed.text in preds:
-                seed_passed = judge(seed, preds[seed.text].label)
         out.append(CaseOutcome(c.id, c.capability, c.text, c.expected, p.label, dict(p.probs),
-                               judge(c, p.label), p.truncated, c.seed_case_id, seed_passed))
+                               judge(c, p.label), p.truncated, c.seed_case_id, seed_passed(selection, c, preds)))
     return out
 
 

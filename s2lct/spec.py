@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from . import LABELS
 from .errors import SpecError
+from .suite import natural_key
 
 Label = Literal["negative", "neutral", "positive"]
 WORD_CLASS_PATTERN = r"^(positive|negative|neutral) (adj|noun|verb|adv)$"
@@ -324,7 +325,3 @@ def spec_hash(spec: CapabilitySpec) -> str:
     from .atomic import dumps_json
 
     return hashlib.sha256(dumps_json(spec.model_dump(mode="json")).encode()).hexdigest()
-
-
-def natural_key(s: str) -> tuple[Any, ...]:
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", s))

@@ -8,6 +8,7 @@ generator, the runner and the pytest plugin agree on one format.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,11 @@ from .errors import SuiteFormatError
 
 SUITE_FORMAT_VERSION = 1
 MANIFEST_NAME = "manifest.json"
+
+
+def natural_key(capability: str) -> tuple[Any, ...]:
+    """Sort key for capability ids in natural order: LC2 before LC10."""
+    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", capability))
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ class PosTagger:
         """PTB tags (spaCy ``tag_``), one per token of each pre-tokenised sentence."""
         from spacy.tokens import Doc
 
-        docs = (Doc(self.nlp.vocab, words=list(words)) if words else Doc(self.nlp.vocab, words=[]) for words in sentences)
+        docs = (Doc(self.nlp.vocab, words=list(words)) for words in sentences)
         for _name, proc in self._components:
             docs = proc.pipe(docs, batch_size=batch_size)
         return [[t.tag_ for t in doc] for doc in docs]

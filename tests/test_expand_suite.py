@@ -46,7 +46,7 @@ class FakeExpander:
 
 
 def no_progress(description, total):
-    from s2lct.generate import ProgressTask
+    from s2lct.progress import ProgressTask
 
     return ProgressTask()
 

@@ -173,14 +173,11 @@ def _from_entry_point(name: str, ep: metadata.EntryPoint, options: dict[str, Any
         return obj(name=name, **{k: v for k, v in options.items() if v is not None})
     if not callable(obj):
         raise ModelError(f"entry point {ep.value} for model {name!r} is not callable")
-    version = None
-    if ep.dist is not None:
-        version = f"{ep.dist.name}-{ep.dist.version}"
-    ident = None
-    if getattr(obj, "s2lct_version", None) is None and version is not None:
-        model = CallableModel(name, obj, neutral_band=options.get("neutral_band"), batch_size=options.get("batch_size"))
-        ident = f"{model.identity};dist={version}"
-    return CallableModel(name, obj, identity=ident, neutral_band=options.get("neutral_band"), batch_size=options.get("batch_size"))
+    model = CallableModel(name, obj, neutral_band=options.get("neutral_band"), batch_size=options.get("batch_size"))
+    if getattr(obj, "s2lct_version", None) is None and ep.dist is not None:
+        # no explicit version: the installed distribution's version also keys the prediction cache
+        model._identity = f"{model.identity};dist={ep.dist.name}-{ep.dist.version}"
+    return model
 
 
 def _resolve_models_dir(models_dir: str | os.PathLike[str] | None) -> Path:
@@ -249,8 +246,8 @@ def load_model(
     path = Path(name).expanduser()
     if path.is_dir():
         return HuggingFaceModel(path, **hf_opts)
-    if _looks_like_path(name) or name.startswith((".", "/", "~")):
+    if _looks_like_path(name):
         raise ModelError(f"model folder {name} does not exist; pass an existing Hugging Face model folder or one of: {', '.join(available_aliases())}")
-    if "/" in name and not path.exists():
+    if "/" in name:
         return HuggingFaceModel(name, **hf_opts)
     raise _unknown(name)
