@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .atomic import dumps_json, short_hash
+from .fillin import place_fills, round_prob
 
-ENGINE_VERSION = "2"  # 2: masked-LM batches are per seed
+ENGINE_VERSION = "3"  # 2: masked-LM batches are per seed; 3: fills cased as written English
 Tokens = tuple[str, ...]
 
 
@@ -312,25 +313,17 @@ class SeedExpander:
 
     # the work ---------------------------------------------------------------------------------
     def expand(
-        self,
-        seeds: Sequence[Sequence[str]],
-        *,
-        progress: bool = False,
-        on_progress: Callable[[int], None] | None = None,
+        self, seeds: Sequence[Sequence[str]], *, on_progress: Callable[[int], None] | None = None
     ) -> dict[Tokens, list[ExpansionCandidate]]:
         """Candidates that passed (a)+(b) for every distinct seed, best first (see ``best``).
 
         Finished seeds come from the store; the rest are computed in chunks, each committed
         before ``on_progress(n_seeds_in_chunk)`` is called."""
-        results = self.expand_results(seeds, progress=progress, on_progress=on_progress)
+        results = self.expand_results(seeds, on_progress=on_progress)
         return {s: list(r.candidates) for s, r in results.items()}
 
     def expand_results(
-        self,
-        seeds: Sequence[Sequence[str]],
-        *,
-        progress: bool = False,
-        on_progress: Callable[[int], None] | None = None,
+        self, seeds: Sequence[Sequence[str]], *, on_progress: Callable[[int], None] | None = None
     ) -> dict[Tokens, SeedResult]:
         distinct = list(dict.fromkeys(tuple(s) for s in seeds))
         config = self.config_hash
@@ -344,27 +337,20 @@ class SeedExpander:
         todo_chunks = [[s for s in c if s not in done] for c in chunks]
         todo_chunks = [c for c in todo_chunks if c]
         n_done = len(distinct) - sum(len(c) for c in todo_chunks)
-        bar = _Bar(len(distinct), n_done) if progress else None
         if on_progress is not None and n_done:
             on_progress(n_done)
-        try:
-            for chunk in todo_chunks:
-                res = self._expand_chunk(chunk)
-                t = time.perf_counter()
-                store.put_many(config, res)
-                save = getattr(self.polarity, "save", None)
-                if save is not None:
-                    save()
-                self.stats.seconds["store"] += time.perf_counter() - t
-                self.stats.computed += len(chunk)
-                self.stats.computed_seeds.extend(chunk)
-                if bar is not None:
-                    bar.advance(len(chunk))
-                if on_progress is not None:
-                    on_progress(len(chunk))
-        finally:
-            if bar is not None:
-                bar.close()
+        for chunk in todo_chunks:
+            res = self._expand_chunk(chunk)
+            t = time.perf_counter()
+            store.put_many(config, res)
+            save = getattr(self.polarity, "save", None)
+            if save is not None:
+                save()
+            self.stats.seconds["store"] += time.perf_counter() - t
+            self.stats.computed += len(chunk)
+            self.stats.computed_seeds.extend(chunk)
+            if on_progress is not None:
+                on_progress(len(chunk))
         stored = store.get_many(config, distinct)
         return {s: stored[s] for s in distinct}
 
@@ -382,9 +368,11 @@ class SeedExpander:
         failures = getattr(self.parser, "failures", {})
         t1 = time.perf_counter()
         masked_by_seed = {}
+        seed_tags: dict[Tokens, tuple[str, ...]] = {}
         for s, tree in zip(chunk, trees):
             if tree is not None:
                 masked_by_seed[s] = self.masker.masked_sentences(tree, self.config.max_masked, self.config.seed)
+                seed_tags[s] = tuple(tag for _, tag in tree.pos())
         flat = [(s, ms) for s, lst in masked_by_seed.items() for ms in lst]
         t2 = time.perf_counter()
         # One masked-LM batch per seed: padding and batch composition then depend on that seed
@@ -392,8 +380,7 @@ class SeedExpander:
         # and a suite regenerated from an empty cache is byte-identical to one built from a store
         # filled by another run (e.g. the all-SST benchmark).
         fills = []
-        for s in masked_by_seed:
-            own = masked_by_seed[s]
+        for own in masked_by_seed.values():
             if own:
                 fills.extend(self.mlm.fill([(ms.tokens, ms.mask_positions) for ms in own], top_n=self.config.top_n))
         t3 = time.perf_counter()
@@ -405,10 +392,8 @@ class SeedExpander:
             st.fills += len(fl)
             for f in fl:
                 if all(self._is_neutral(w, sym) for w, sym in zip(f.words, ms.mask_symbols)):
-                    toks = list(ms.tokens)
-                    for p, w in zip(ms.mask_positions, f.words):
-                        toks[p] = w
-                    pending.append((s, ms, f, tuple(toks)))
+                    toks = place_fills(ms.tokens, ms.mask_positions, ms.mask_symbols, f.words, seed_tags[s])
+                    pending.append((s, ms, f, toks))
         st.neutral += len(pending)
         tags = self.tagger.tag([p[3] for p in pending]) if pending else []
         accepted: dict[Tokens, dict[Tokens, ExpansionCandidate]] = {s: {} for s in chunk}
@@ -417,9 +402,9 @@ class SeedExpander:
                 cand = ExpansionCandidate(
                     seed=s,
                     tokens=toks,
-                    masks=tuple(MaskFill(p, sym, w, sc) for p, sym, w, sc in zip(ms.mask_positions, ms.mask_symbols, f.words, f.probabilities)),
+                    masks=tuple(MaskFill(p, sym, toks[p], sc) for p, sym, sc in zip(ms.mask_positions, ms.mask_symbols, f.probabilities)),
                     production=ms.production,
-                    production_probability=_round(ms.probability),
+                    production_probability=round_prob(ms.probability),
                     score=f.score,
                     checks={"pos": True, "neutral": True},
                 )
@@ -440,31 +425,3 @@ class SeedExpander:
         for name, dt in (("parse", t1 - t0), ("mask", t2 - t1), ("fill", t3 - t2), ("validate", t4 - t3)):
             st.seconds[name] += dt
         return out
-
-
-def _round(p: float) -> float:
-    return float(f"{p:.6g}")
-
-
-class _Bar:
-    """rich progress bar with seeds/s."""
-
-    def __init__(self, total: int, completed: int) -> None:
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-
-        self._p = Progress(
-            TextColumn("expanding seeds"), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]} seeds/s"), TimeElapsedColumn(), TimeRemainingColumn(),
-        )
-        self._p.start()
-        self._start = time.perf_counter()
-        self._new = 0
-        self._task = self._p.add_task("expand", total=total, completed=completed, rate="-")
-
-    def advance(self, n: int) -> None:
-        self._new += n
-        rate = self._new / max(1e-9, time.perf_counter() - self._start)
-        self._p.update(self._task, advance=n, rate=f"{rate:.1f}")
-
-    def close(self) -> None:
-        self._p.stop()

@@ -38,6 +38,34 @@ def round_prob(p: float) -> float:
     return float(f"{p:.6g}")
 
 
+def _capitalise(word: str) -> str:
+    return word[:1].upper() + word[1:]
+
+
+def place_fills(
+    masked: Sequence[str], positions: Sequence[int], symbols: Sequence[str], words: Sequence[str], seed_tags: Sequence[str]
+) -> Tokens:
+    """The masked sentence with its fills in place, cased as written English.
+
+    An uncased masked LM (bert-base-uncased, the default) offers "michael", "i" and "the" where the
+    sentence needs "Michael", "I" and, before "Movies like this ...", "The movies like this ...":
+    proper-noun fills (NNP/NNPS) and "i" are capitalised, and a fill that now starts the sentence
+    is capitalised while the seed's first word loses its capital unless it keeps it mid-sentence
+    (``transforms.keeps_capital``; ``seed_tags`` are the seed's PTB tags).
+    """
+    from .transforms import keeps_capital
+
+    toks = list(masked)
+    for p, sym, w in zip(positions, symbols, words):
+        toks[p] = _capitalise(w) if sym in ("NNP", "NNPS") or w == "i" else w
+    if 0 in positions:
+        toks[0] = _capitalise(toks[0])
+        first_seed = next((i for i in range(len(toks)) if i not in positions), None)
+        if first_seed is not None and seed_tags and not keeps_capital(toks[first_seed], seed_tags[0]):
+            toks[first_seed] = toks[first_seed][:1].lower() + toks[first_seed][1:]
+    return tuple(toks)
+
+
 @dataclass(frozen=True, slots=True)
 class Fill:
     """One joint fill of all masks of a sentence: a word and its probability per mask."""

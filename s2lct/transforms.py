@@ -55,13 +55,16 @@ def strip_final_punct(v: Variant) -> list[Variant]:
     return [Variant(v.tokens[:n], v.tags[:n], v.name)]
 
 
+def keeps_capital(token: str, tag: str) -> bool:
+    """A capital that stays mid-sentence: proper nouns, "I" (and "I'm"...), acronyms."""
+    return tag in _KEEP_CASE_TAGS or token == "I" or token.startswith("I'") or (len(token) > 1 and token.isupper())
+
+
 def lowercase_first(v: Variant) -> list[Variant]:
-    """Lower-case the first word unless it is a proper noun or "I", so the seed reads mid-sentence."""
-    if not v.tokens:
+    """Lower-case the first word unless it keeps its capital, so the seed reads mid-sentence."""
+    if not v.tokens or keeps_capital(v.tokens[0], v.tags[0]):
         return [v]
     first = v.tokens[0]
-    if v.tags[0] in _KEEP_CASE_TAGS or first == "I" or first.startswith("I'") or (len(first) > 1 and first.isupper()):
-        return [v]
     return [Variant((first[:1].lower() + first[1:],) + v.tokens[1:], v.tags, v.name)]
 
 

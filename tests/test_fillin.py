@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from s2lct.fillin import Fill, MaskedLM, _beam
+from hypothesis import given
+from hypothesis import strategies as st
+
+from s2lct.fillin import Fill, MaskedLM, _beam, place_fills
 
 import _engine_models as models
 
@@ -58,3 +61,44 @@ def test_truncated_masks_get_no_fill():
 def test_beam_product_and_ties():
     per_mask = [[("a", 0.5), ("b", 0.25)], [("x", 0.5), ("y", 0.5)]]
     assert _beam(per_mask, 3) == [Fill(("a", "x"), (0.5, 0.5), 0.25), Fill(("a", "y"), (0.5, 0.5), 0.25), Fill(("b", "x"), (0.25, 0.5), 0.125)]
+
+
+def test_fills_are_cased_as_written_english():
+    # an uncased LM's "the" starting the sentence: capitalised, and "Movies" (a common noun) loses its capital
+    seed_tags = ("NNS", "IN", "DT", "VBP", "JJ", ".")
+    masked = ("[MASK]", "Movies", "like", "this", "are", "dull", ".")
+    assert place_fills(masked, (0,), ("DT",), ("the",), seed_tags) == ("The", "movies", "like", "this", "are", "dull", ".")
+    # a proper noun keeps its capital after a sentence-initial fill; a proper-noun fill gets one
+    assert place_fills(("[MASK]", "Raimi", "crafted", "it", "."), (0,), ("NNP",), ("michael",), ("NNP", "VBD", "PRP", "."))[:2] == ("Michael", "Raimi")
+    # "I" stays capital; an uncased "i" fill is written "I"
+    assert place_fills(("[MASK]", "I", "liked", "it"), (0,), ("CC",), ("and",), ("PRP", "VBD", "PRP"))[:2] == ("And", "I")
+    assert place_fills(("It", "is", "what", "[MASK]", "expected"), (3,), ("PRP",), ("i",), ("PRP", "VBZ", "WP", "VBD"))[3] == "I"
+
+
+def test_fills_inside_the_sentence_keep_the_seed_untouched():
+    masked = ("Or", "both", "[MASK]", ".")
+    assert place_fills(masked, (2,), ("NNS",), ("ways",), ("CC", "DT", ".")) == ("Or", "both", "ways", ".")
+
+
+@given(
+    words=st.lists(st.text(alphabet="abcXYZ", min_size=1, max_size=5), min_size=1, max_size=6),
+    data=st.data(),
+)
+def test_placing_fills_changes_only_case_and_masks(words, data):
+    n_masks = data.draw(st.integers(1, len(words) + 1))
+    positions = tuple(sorted(data.draw(st.sets(st.integers(0, len(words) + n_masks - 1), min_size=n_masks, max_size=n_masks))))
+    masked, it = [], iter(words)
+    for i in range(len(words) + len(positions)):
+        masked.append("[MASK]" if i in positions else next(it))
+    fills = tuple(data.draw(st.text(alphabet="abc", min_size=1, max_size=4)) for _ in positions)
+    symbols = tuple(data.draw(st.sampled_from(["DT", "NN", "NNP", "CC"])) for _ in positions)
+    tags = tuple(data.draw(st.sampled_from(["NN", "NNP", "DT"])) for _ in words)
+    out = place_fills(tuple(masked), positions, symbols, fills, tags)
+    assert len(out) == len(masked)
+    assert [t.lower() for i, t in enumerate(out) if i in positions] == [f.lower() for f in fills]
+    assert [t.lower() for i, t in enumerate(out) if i not in positions] == [w.lower() for w in words]
+    # only the first letter of a word may change, and only the fills' and the first seed word's
+    for i, (a, b) in enumerate(zip(out, masked)):
+        if i not in positions:
+            assert a[1:] == b[1:]
+            assert a == b or (0 in positions and i == min(set(range(len(out))) - set(positions)))
