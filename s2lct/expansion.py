@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from .atomic import dumps_json, short_hash
-from .fillin import place_fills, round_prob
+from .fillin import fill_in, place_fills, round_prob
 
-ENGINE_VERSION = "3"  # 2: masked-LM batches are per seed; 3: fills cased as written English
+ENGINE_VERSION = "4"  # 2: masked-LM batches per seed; 3: fills cased as written English; 4: ...after the PoS check
 Tokens = tuple[str, ...]
 
 
@@ -392,13 +392,13 @@ class SeedExpander:
             st.fills += len(fl)
             for f in fl:
                 if all(self._is_neutral(w, sym) for w, sym in zip(f.words, ms.mask_symbols)):
-                    toks = place_fills(ms.tokens, ms.mask_positions, ms.mask_symbols, f.words, seed_tags[s])
-                    pending.append((s, ms, f, toks))
+                    pending.append((s, ms, f, fill_in(ms.tokens, ms.mask_positions, f.words)))
         st.neutral += len(pending)
         tags = self.tagger.tag([p[3] for p in pending]) if pending else []
         accepted: dict[Tokens, dict[Tokens, ExpansionCandidate]] = {s: {} for s in chunk}
-        for (s, ms, f, toks), tg in zip(pending, tags):
+        for (s, ms, f, filled), tg in zip(pending, tags):
             if all(tg[p] == sym for p, sym in zip(ms.mask_positions, ms.mask_symbols)):
+                toks = place_fills(ms.tokens, ms.mask_positions, ms.mask_symbols, f.words, seed_tags[s])
                 cand = ExpansionCandidate(
                     seed=s,
                     tokens=toks,

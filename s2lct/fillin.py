@@ -42,6 +42,14 @@ def _capitalise(word: str) -> str:
     return word[:1].upper() + word[1:]
 
 
+def fill_in(masked: Sequence[str], positions: Sequence[int], words: Sequence[str]) -> Tokens:
+    """The masked sentence with the words exactly as the masked LM gave them."""
+    toks = list(masked)
+    for p, w in zip(positions, words):
+        toks[p] = w
+    return tuple(toks)
+
+
 def place_fills(
     masked: Sequence[str], positions: Sequence[int], symbols: Sequence[str], words: Sequence[str], seed_tags: Sequence[str]
 ) -> Tokens:
@@ -52,12 +60,17 @@ def place_fills(
     proper-noun fills (NNP/NNPS) and "i" are capitalised, and a fill that now starts the sentence
     is capitalised while the seed's first word loses its capital unless it keeps it mid-sentence
     (``transforms.keeps_capital``; ``seed_tags`` are the seed's PTB tags).
+
+    Apply it after validation: the PoS check tags ``fill_in``'s sentence, as the LM filled it.
+    Capitalising first would make the check self-fulfilling (the tagger reads "may" at an NNP mask,
+    written "May", as a name).
     """
     from .transforms import keeps_capital
 
-    toks = list(masked)
+    toks = list(fill_in(masked, positions, words))
     for p, sym, w in zip(positions, symbols, words):
-        toks[p] = _capitalise(w) if sym in ("NNP", "NNPS") or w == "i" else w
+        if sym in ("NNP", "NNPS") or w == "i":
+            toks[p] = _capitalise(w)
     if 0 in positions:
         toks[0] = _capitalise(toks[0])
         first_seed = next((i for i in range(len(toks)) if i not in positions), None)

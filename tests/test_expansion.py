@@ -65,7 +65,14 @@ def test_real_models_accept_only_right_tag_and_pure_neutral(tmp_path):
             # the seed's words in order; only the first may lose its capital to a fill that now starts the sentence
             assert kept[1:] == list(seed)[1:] and kept[0].lower() == seed[0].lower()
             assert kept[0] == seed[0] or c.masks[0].position == 0
-            tags = models.tagger().tag([c.tokens])[0]
+            # (a) was checked on the sentence as the (uncased) LM filled it, before casing
+            positions = [m.position for m in c.masks]
+            as_filled = list(c.tokens)
+            for m in c.masks:
+                as_filled[m.position] = m.word.lower()
+            if positions[0] == 0:
+                as_filled[min(set(range(len(as_filled))) - set(positions))] = seed[0]
+            tags = models.tagger().tag([as_filled])[0]
             for m in c.masks:
                 assert c.tokens[m.position] == m.word
                 assert tags[m.position] == m.symbol
@@ -139,3 +146,32 @@ def test_killed_run_resumes_without_recomputing(tmp_path):
     # a third run computes nothing
     again = _expander(tmp_path, store=store_path)
     assert again.expand(RESUME_SEEDS) == out and again.stats.computed == 0
+
+
+class _CaseSensitiveTagger:
+    """Tags like a real tagger would here: "may" is a modal, "May" a name."""
+
+    identity = "case-sensitive-stub"
+    TAGS = {"may": "MD", "May": "NNP", "michael": "NNP", "Michael": "NNP", "Caine": "NNP", "sings": "VBZ", ".": "."}
+
+    def tag(self, sentences, batch_size=256):
+        return [[self.TAGS.get(t, "NN") for t in s] for s in sentences]
+
+
+class _AllNeutral:
+    identity = "all-neutral"
+
+    def is_pure_neutral(self, word, tag):
+        return True
+
+
+def test_pos_check_sees_the_fill_as_the_lm_gave_it_and_output_is_cased(tmp_path):
+    seed = ("Caine", "sings", ".")
+    parser = StubParser({seed: "(S (NP (NNP Caine)) (VP (VBZ sings)) (. .))"})
+    grammar = ReferenceGrammar({"NP": {("NNP",): 3, ("NNP", "NNP"): 1}}, "toy-nnp")
+    mlm = StubMLM([("may", 0.5), ("michael", 0.3)])
+    ex = _expander(tmp_path, parser=parser, grammar=grammar, mlm=mlm, tagger=_CaseSensitiveTagger(), polarity=_AllNeutral())
+    (cands,) = ex.expand([seed]).values()
+    # "may" is a modal as the LM wrote it: rejected at the NNP mask although "May" would pass as a name
+    assert sorted(" ".join(c.tokens) for c in cands) == ["Caine Michael sings .", "Michael Caine sings ."]
+    assert all(m.word == "Michael" for c in cands for m in c.masks)
