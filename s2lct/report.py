@@ -248,16 +248,23 @@ def render_markdown(reports: Sequence[ModelReport]) -> str:
         if r.failing:
             out += ["### Failing cases (first {} per capability)".format(MD_FAILING_PER_CAPABILITY), "",
                     "| Case | Text | Expected | Predicted | p(neg / neu / pos) |", "|---|---|---|---|---|"]
-            shown: dict[str, int] = {}
-            for o in r.failing:
-                if shown.get(o.capability, 0) >= MD_FAILING_PER_CAPABILITY:
-                    continue
-                shown[o.capability] = shown.get(o.capability, 0) + 1
+            for o in first_failing(r, MD_FAILING_PER_CAPABILITY):
                 p = o.probs
                 out.append(f"| {o.case_id} | {_md_escape(o.text)} | {', '.join(o.expected)} | {o.predicted} | "
                            f"{p['negative']:.3f} / {p['neutral']:.3f} / {p['positive']:.3f} |")
             out.append("")
     return "\n".join(out)
+
+
+def first_failing(report: ModelReport, per_capability: int) -> list[CaseOutcome]:
+    """The first ``per_capability`` failing cases of each capability, in report order."""
+    shown: dict[str, int] = {}
+    out = []
+    for o in report.failing:
+        if shown.get(o.capability, 0) < per_capability:
+            shown[o.capability] = shown.get(o.capability, 0) + 1
+            out.append(o)
+    return out
 
 
 def _all_capabilities(reports: Sequence[ModelReport]) -> list[tuple[str, str]]:
@@ -378,11 +385,7 @@ def render_html(reports: Sequence[ModelReport]) -> str:
             parts.append(f"<h3>Failing cases ({len(r.failing)}; at most {HTML_FAILING_PER_CAPABILITY} per capability shown)</h3>")
             parts.append('<table class="failing"><thead><tr><th>Case</th><th>Text</th><th>Expected</th><th>Predicted</th>'
                          "<th>p(negative)</th><th>p(neutral)</th><th>p(positive)</th></tr></thead><tbody>")
-            shown: dict[str, int] = {}
-            for o in r.failing:
-                if shown.get(o.capability, 0) >= HTML_FAILING_PER_CAPABILITY:
-                    continue
-                shown[o.capability] = shown.get(o.capability, 0) + 1
+            for o in first_failing(r, HTML_FAILING_PER_CAPABILITY):
                 p = o.probs
                 parts.append(f'<tr class="failing-case" data-model="{esc(r.model)}" data-case="{esc(o.case_id)}">'
                              f"<td>{esc(o.case_id)}</td><td>{esc(o.text)}</td><td>{esc(', '.join(o.expected))}</td>"
