@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .corpus import Sentence, detokenize
-from .expansion import ExpansionCandidate, SeedExpander, best
+from .expansion import ExpansionCandidate, SeedExpander
 from .generate import CapabilityResult, build_case
 from .polarity import get_polarity
 from .progress import ProgressFactory
@@ -99,7 +99,7 @@ def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
         for slot_name, (seed, variant) in bound.items():
             slot = slots[slot_name]
             rules = spec.seeds[slot.seed].any_of
-            for c in best(candidates.get(seed.tokens, ()), None):
+            for c in candidates.get(seed.tokens, ()):  # order is irrelevant: `accepted` is sorted below
                 if repeats_neighbour(c):
                     continue
                 exp = _as_seed(seed, c.tokens, annotated[c.tokens])
