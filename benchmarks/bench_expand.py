@@ -56,8 +56,9 @@ def sst_seeds(select: str) -> list[tuple[str, ...]]:
 def capability_seeds(ids: str) -> list[tuple[str, ...]]:
     """The distinct seeds `s2lct generate` expands for these capabilities of specs/ ("all": every one)."""
     from s2lct.config import get_settings
-    from s2lct.expand_suite import seeds_to_expand
-    from s2lct.generate import build_capability, load_annotated_corpus
+    from s2lct.corpus.annotate import load_annotated_corpus
+    from s2lct.expand.suite_expansion import seeds_to_expand
+    from s2lct.generate.cases import build_capability
     from s2lct.spec import load_specs
 
     wanted = None if ids == "all" else {i.strip() for i in ids.split(",")}
@@ -95,7 +96,7 @@ def main() -> None:
             seeds = seeds[: args.n]
 
     t0 = time.perf_counter()
-    from s2lct.expansion import ExpansionConfig, SeedExpander
+    from s2lct.expand.expander import ExpansionConfig, SeedExpander
     from s2lct.progress import rich_progress
 
     ex = SeedExpander(ExpansionConfig(max_masked=args.k, top_n=args.top_n, chunk_size=args.chunk_size))

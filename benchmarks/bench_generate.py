@@ -25,7 +25,7 @@ CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
 from s2lct.config import get_settings
-from s2lct.generate import generate
+from s2lct.pipeline import generate
 report = generate(sys.argv[1], sys.argv[2], get_settings(), seed=0, expand=False)
 wall = time.perf_counter() - t0
 rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024

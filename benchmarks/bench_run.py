@@ -60,7 +60,7 @@ print(json.dumps({"load_s": t1 - t0, "infer_s": t2 - t1}))
 def _suite_texts(suite: Path) -> tuple[list[str], int]:
     """The distinct texts to predict and the number of cases."""
     sys.path.insert(0, str(REPO))
-    from s2lct.runner import load_selection
+    from s2lct.run.runner import load_selection
 
     sel = load_selection(suite)
     return sel.texts_to_predict(), len(sel.cases)

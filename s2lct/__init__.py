@@ -13,9 +13,7 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.1.0"
-
-LABELS: tuple[str, ...] = ("negative", "neutral", "positive")
+from s2lct.constants import LABELS, __version__
 
 _API = {
     "get_settings": "config",
@@ -23,13 +21,13 @@ _API = {
     "load_spec": "spec",
     "load_specs": "spec",
     "CapabilitySpec": "spec",
-    "load_sst": "corpus",
-    "load_table": "corpus",
-    "search_pools": "search",
-    "apply_ops": "transforms",
-    "build_capability": "generate",
-    "load_annotated_corpus": "generate",
-    "generate_suite": "generate",
+    "load_sst": "corpus.sst",
+    "load_table": "corpus.sst",
+    "search_pools": "generate.search",
+    "apply_ops": "generate.transforms",
+    "build_capability": "generate.cases",
+    "load_annotated_corpus": "corpus.annotate",
+    "generate_suite": "pipeline",
     "Case": "suite",
     "load_suite": "suite",
     "read_cases": "suite",

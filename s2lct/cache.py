@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from .atomic import short_hash, write_text
+from s2lct.atomic import short_hash, write_text
 
 T = TypeVar("T")
 

@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .errors import S2LCTError, SpecError
+from s2lct.errors import S2LCTError, SpecError
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, help="Specification- and syntax-based linguistic capability tests for sentiment models.")
 
@@ -17,7 +17,7 @@ CacheDir = Annotated[Optional[Path], typer.Option("--cache-dir", help="Cache fol
 
 
 def _settings(**overrides: object):
-    from .config import get_settings
+    from s2lct.config import get_settings
 
     return get_settings(**overrides)
 
@@ -29,7 +29,7 @@ def _split_ids(value: str | None) -> list[str] | None:
 @app.command()
 def validate(paths: Annotated[list[Path], typer.Argument(help="Spec files or folders.")]) -> None:
     """Validate capability specs; print FILE:LINE: message per invalid spec (exit 2)."""
-    from .spec import load_spec, spec_files
+    from s2lct.spec import load_spec, spec_files
 
     failed = 0
     files = spec_files(paths)
@@ -52,8 +52,8 @@ def schema(out: Annotated[Optional[Path], typer.Option("--out", help="Write here
     """Print the JSON Schema of capability specs (the published specs/schema.json)."""
     import json
 
-    from .atomic import write_text
-    from .spec import json_schema
+    from s2lct.atomic import write_text
+    from s2lct.spec import json_schema
 
     text = json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
     if out:
@@ -82,8 +82,8 @@ def generate(
     from rich.console import Console
     from rich.table import Table
 
-    from .generate import generate as run_generate
-    from .progress import rich_progress
+    from s2lct.pipeline import generate as run_generate
+    from s2lct.progress import rich_progress
 
     settings = _settings(data_root=data_root, cache_dir=cache_dir, spacy_model=spacy_model, parser=parser, mlm=mlm)
     with rich_progress(enabled=not quiet) as progress:
@@ -114,7 +114,7 @@ def run(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the prediction cache.")] = False,
 ) -> None:
     """Run a suite against models: print failures per capability, optionally write reports."""
-    from .runner import run_command
+    from s2lct.run.runner import run_command
 
     code = run_command(
         model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
@@ -140,9 +140,9 @@ def diversity(
     from rich.console import Console
     from rich.table import Table
 
-    from .atomic import write_text
-    from .diversity import diversity_report
-    from .suite import natural_key
+    from s2lct.atomic import write_text
+    from s2lct.expand.diversity import diversity_report
+    from s2lct.suite import natural_key
 
     report = diversity_report(suite, only=_split_ids(only), sample=sample, max_cases=max_cases, seed=seed)
     table = Table(title=f"diversity of {suite} (Self-BLEU on {sample} sampled cases; productions on ≤ {max_cases} parsed cases)")

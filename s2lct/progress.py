@@ -43,7 +43,15 @@ def rich_progress(enabled: bool = True) -> Iterator[ProgressFactory]:
         yield lambda description, total: ProgressTask()
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskProgressColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
     from rich.text import Text
 
     class RateColumn(TextColumn):
@@ -65,3 +73,8 @@ def rich_progress(enabled: bool = True) -> Iterator[ProgressFactory]:
         transient=False,
     ) as progress:
         yield lambda description, total: _RichTask(progress, description, total)
+
+
+def no_progress(description: str, total: int | None) -> ProgressTask:
+    """The API default: library calls report nowhere unless a caller plugs a sink in."""
+    return ProgressTask()

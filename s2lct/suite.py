@@ -12,10 +12,15 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .atomic import open_text, write_json, write_jsonl
-from .errors import SuiteFormatError
+from s2lct.atomic import open_text, short_hash, write_json, write_jsonl
+from s2lct.errors import SuiteFormatError
+
+if TYPE_CHECKING:  # annotations only: the case model sits below every stage and imports none
+    from s2lct.corpus.annotate import AnnotatedSentence
+    from s2lct.generate.transforms import Variant
+    from s2lct.spec import CapabilitySpec, Template
 
 SUITE_FORMAT_VERSION = 1
 MANIFEST_NAME = "manifest.json"
@@ -163,3 +168,27 @@ def write_cases(path: str | Path, cases: Iterable[Case]) -> None:
 
 def write_manifest(suite_dir: str | Path, manifest: dict[str, Any]) -> None:
     write_json(Path(suite_dir) / MANIFEST_NAME, manifest)
+
+
+@dataclass
+class CapabilityResult:
+    """One capability's cases on their way to a suite file: generation fills it, expansion adds to it."""
+
+    spec: CapabilitySpec
+    cases: list[Case]
+    pools: dict[str, list[AnnotatedSentence]]
+    candidates: int
+    skipped_seeds: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+    # case id → how it was built (template, literal options, slot → (seed, variant)), for expansion
+    origins: dict[str, tuple[Template, tuple[str, ...], dict[str, tuple[AnnotatedSentence, Variant]]]] = field(default_factory=dict)
+
+
+def seed_ref(slot: str, s: AnnotatedSentence) -> SeedRef:
+    """Where a seed came from, as recorded in every case built from it."""
+    return SeedRef(slot, s.text, s.label, s.sentence.split, s.sentence.index, s.sentence.source)
+
+
+def case_id(capability: str, *parts: str) -> str:
+    """Stable id from what defines a case, so regenerating never renames an unchanged case."""
+    return f"{capability}-{short_hash(capability, *parts)}"

@@ -7,40 +7,40 @@ from collections.abc import Sequence
 
 from nltk import Tree
 
-from s2lct.fillin import Fill
+from s2lct.expand.fillin import Fill
 
 
 @functools.cache
 def parser():
-    from s2lct.parsing import Parser
+    from s2lct.expand.parsing import Parser
 
     return Parser()
 
 
 @functools.cache
 def grammar():
-    from s2lct.grammar import load_reference_grammar
+    from s2lct.expand.grammar import load_reference_grammar
 
     return load_reference_grammar()
 
 
 @functools.cache
 def mlm():
-    from s2lct.fillin import MaskedLM
+    from s2lct.expand.fillin import MaskedLM
 
     return MaskedLM()
 
 
 @functools.cache
 def tagger():
-    from s2lct.tagging import get_tagger
+    from s2lct.corpus.tagging import get_tagger
 
     return get_tagger()
 
 
 @functools.cache
 def polarity():
-    from s2lct.polarity import get_polarity
+    from s2lct.corpus.polarity import get_polarity
 
     return get_polarity()
 

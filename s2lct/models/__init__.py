@@ -27,7 +27,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from .base import (
+from s2lct.models.base import (
     DEFAULT_NEUTRAL_BAND,
     LABELS,
     ModelError,
@@ -182,7 +182,7 @@ def _from_entry_point(name: str, ep: metadata.EntryPoint, options: dict[str, Any
 
 def _resolve_models_dir(models_dir: str | os.PathLike[str] | None) -> Path:
     if models_dir is None:
-        from ..config import Settings
+        from s2lct.config import Settings
 
         models_dir = Settings().models_dir
     if models_dir is None:
@@ -212,7 +212,7 @@ def load_model(
     band = parse_neutral_band(neutral_band)
     lmap = parse_label_map(label_map)
     if cache_dir is None:
-        from ..config import Settings
+        from s2lct.config import Settings
 
         cache_dir = Settings().cache_dir
     hf_opts: dict[str, Any] = dict(
@@ -221,16 +221,16 @@ def load_model(
     )
     key = name.lower()
     if key in LEXICON_MODELS:
-        from . import lexicon
+        from s2lct.models import lexicon
 
         cls = getattr(lexicon, LEXICON_MODELS[key])
         return cls(key, neutral_band=band, batch_size=batch_size)
     if key in HF_ALIASES:
-        from .huggingface import HuggingFaceModel
+        from s2lct.models.huggingface import HuggingFaceModel
 
         return HuggingFaceModel(HF_ALIASES[key], **hf_opts)
     if key in LOCAL_ALIASES:
-        from .huggingface import HuggingFaceModel
+        from s2lct.models.huggingface import HuggingFaceModel
 
         folder = _resolve_models_dir(models_dir) / LOCAL_ALIASES[key]
         if not folder.is_dir():
@@ -239,7 +239,7 @@ def load_model(
     eps = _entry_points()
     if name in eps:
         return _from_entry_point(name, eps[name], {"neutral_band": band, "batch_size": batch_size})
-    from .huggingface import HuggingFaceModel
+    from s2lct.models.huggingface import HuggingFaceModel
 
     if key.startswith("hf:"):
         return HuggingFaceModel(name[3:], **hf_opts)

@@ -24,7 +24,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from ..errors import S2LCTError
+from s2lct.errors import S2LCTError
 
 LABELS: tuple[str, str, str] = ("negative", "neutral", "positive")
 DEFAULT_NEUTRAL_BAND: tuple[float, float] = (1 / 3, 2 / 3)

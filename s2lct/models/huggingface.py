@@ -24,8 +24,15 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..atomic import sha256_file, short_hash, write_json
-from .base import DEFAULT_NEUTRAL_BAND, ModelError, Prediction, SentimentModel, map_classes, to_prediction
+from s2lct.atomic import sha256_file, short_hash, write_json
+from s2lct.models.base import (
+    DEFAULT_NEUTRAL_BAND,
+    ModelError,
+    Prediction,
+    SentimentModel,
+    map_classes,
+    to_prediction,
+)
 
 # Model types whose position embeddings reserve two slots (padding offset), so the usable length
 # is max_position_embeddings - 2.

@@ -16,7 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from importlib import metadata
 
-from .base import ModelError, Prediction, SentimentModel, score_to_prediction
+from s2lct.models.base import (
+    ModelError,
+    Prediction,
+    SentimentModel,
+    score_to_prediction,
+)
 
 VADER_BAND: tuple[float, float] = (-0.05, 0.05)
 TEXTBLOB_BAND: tuple[float, float] = (-0.05, 0.05)

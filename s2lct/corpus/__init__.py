@@ -1,0 +1,1 @@
+"""Stage 1, corpus: labelled sentences (SST, user tables), word polarity, PoS tags, annotation."""

@@ -1,0 +1,155 @@
+"""Labelled seed sentences: the Stanford Sentiment Treebank and user tables (CSV/TSV/JSONL).
+
+Every sentence keeps where it came from (source, split, 0-based line index) so a case can be
+traced back and users can exclude training data. Labels are 3-way: SST root labels 0–1 →
+negative, 2 → neutral, 3–4 → positive (METHOD.md §1.1).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from s2lct.errors import MissingResourceError, S2LCTError
+from s2lct.text import detokenize, tokenize
+
+SST_SPLITS: tuple[str, ...] = ("train", "dev", "test")
+SST_HOW_TO_GET = (
+    "download trainDevTestTrees_PTB.zip from the Stanford Sentiment Treebank page "
+    "(nlp.stanford.edu/sentiment), unzip its trees/ folder to <data-root>/sst/trees, "
+    "and pass --data-root or set S2LCT_DATA_ROOT"
+)
+
+_PTB_UNESCAPE = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
+_LEAF = re.compile(r"\(\d ([^()\s]+)\)")
+_ROOT = re.compile(r"^\s*\((\d) ")
+
+
+@dataclass(frozen=True, slots=True)
+class Sentence:
+    """A labelled sentence: PTB tokens (un-escaped) and the detokenised text."""
+
+    tokens: tuple[str, ...]
+    text: str
+    label: str
+    split: str
+    index: int
+    source: str = "sst"
+    fine_label: int | None = None
+
+
+def sst_label(fine: int) -> str:
+    if fine <= 1:
+        return "negative"
+    if fine == 2:
+        return "neutral"
+    return "positive"
+
+
+def unescape_token(tok: str) -> str:
+    tok = _PTB_UNESCAPE.get(tok, tok)
+    if tok == "`":
+        return "'"
+    return tok.replace("\\/", "/").replace("\\*", "*")
+
+
+def parse_sst_line(line: str) -> tuple[int, tuple[str, ...]]:
+    """Root label and leaves of one SST tree line (regex: 20× faster than building nltk.Tree)."""
+    m = _ROOT.match(line)
+    if not m:
+        raise ValueError("not an SST tree")
+    leaves = tuple(unescape_token(t) for t in _LEAF.findall(line))
+    if not leaves:
+        raise ValueError("tree has no leaves")
+    return int(m.group(1)), leaves
+
+
+def sst_files(data_root: Path) -> dict[str, Path]:
+    folder = Path(data_root) / "sst" / "trees"
+    files = {split: folder / f"{split}.txt" for split in SST_SPLITS}
+    for path in files.values():
+        if not path.is_file():
+            raise MissingResourceError(path, SST_HOW_TO_GET)
+    return files
+
+
+def load_sst(data_root: Path) -> list[Sentence]:
+    """All SST sentences, train then dev then test, in file order."""
+    out: list[Sentence] = []
+    for split, path in sst_files(data_root).items():
+        with open(path, encoding="utf-8") as fh:
+            for index, line in enumerate(fh):
+                if not line.strip():
+                    continue
+                try:
+                    fine, tokens = parse_sst_line(line)
+                except ValueError as exc:
+                    raise S2LCTError(f"{path}:{index + 1}: {exc}; expected a PTB tree like (3 (2 The) (3 film))") from None
+                out.append(Sentence(tokens, detokenize(tokens), sst_label(fine), split, index, "sst", fine))
+    return out
+
+
+_TABLE_LABELS = {
+    "0": "negative", "1": "positive", "neg": "negative", "negative": "negative",
+    "pos": "positive", "positive": "positive", "neu": "neutral", "neutral": "neutral",
+}
+
+
+def normalise_label(value: object, where: str, label_map: dict[str, str] | None = None) -> str:
+    key = str(value).strip().lower()
+    table = {**_TABLE_LABELS, **{k.lower(): v for k, v in (label_map or {}).items()}}
+    if key not in table:
+        raise S2LCTError(f"{where}: label {value!r} is not one of {sorted(table)}; pass a label map to translate it")
+    return table[key]
+
+
+def load_table(
+    path: Path,
+    text_column: str = "sentence",
+    label_column: str = "label",
+    label_map: dict[str, str] | None = None,
+    split: str = "table",
+) -> list[Sentence]:
+    """Sentences from a CSV/TSV (header row) or JSONL file with a text and a label column."""
+    path = Path(path)
+    if not path.is_file():
+        raise MissingResourceError(path, "pass an existing .csv, .tsv or .jsonl file")
+    rows: Iterator[tuple[int, dict]]
+    if path.suffix == ".jsonl":
+        rows = _jsonl_rows(path)
+    elif path.suffix in (".csv", ".tsv"):
+        rows = _csv_rows(path, "\t" if path.suffix == ".tsv" else ",")
+    else:
+        raise S2LCTError(f"{path}: unsupported table type {path.suffix!r}; use .csv, .tsv or .jsonl")
+    out = []
+    for lineno, row in rows:
+        where = f"{path}:{lineno}"
+        if text_column not in row or label_column not in row:
+            raise S2LCTError(f"{where}: needs columns {text_column!r} and {label_column!r}; found {sorted(row)}")
+        tokens = tokenize(str(row[text_column]).strip())
+        if not tokens:
+            continue
+        label = normalise_label(row[label_column], where, label_map)
+        out.append(Sentence(tokens, detokenize(tokens), label, split, lineno - 1, path.name))
+    return out
+
+
+def _jsonl_rows(path: Path) -> Iterator[tuple[int, dict]]:
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if line.strip():
+                try:
+                    yield lineno, json.loads(line)
+                except json.JSONDecodeError as exc:
+                    raise S2LCTError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from None
+
+
+def _csv_rows(path: Path, delimiter: str) -> Iterator[tuple[int, dict]]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        reader = csv.DictReader(fh, delimiter=delimiter, quoting=csv.QUOTE_NONE if delimiter == "\t" else csv.QUOTE_MINIMAL)
+        for row in reader:
+            yield reader.line_num, row

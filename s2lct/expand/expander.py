@@ -1,0 +1,427 @@
+"""Syntax-based expansion of seed sentences (METHOD §1.3; paper §4.2), resumable.
+
+``SeedExpander`` composes the pieces the way TextAttack composes an attack: a transformation
+(parse → Algorithm 1 masks → masked-LM fills) and constraints (step 6 (a) the spaCy tag of each
+filled word in the filled sentence equals its mask symbol, (b) each filled word is pure neutral in
+SentiWordNet). Check (c), the capability's search rule, is per capability and is the caller's:
+the store keeps *every* candidate that passed (a)+(b), with its scores, and ``best()`` filters and
+keeps the top k for one capability.
+
+Each distinct seed is expanded once per configuration. Results go to an ``ExpansionStore``
+(sqlite, one transaction per chunk of seeds, ``synchronous=FULL``), keyed by the seed tokens and a
+hash of the whole configuration (models, grammar, k, top-n, random seed), so a killed run restarted
+skips finished seeds and ends with the same store as an uninterrupted run. Seeds are processed in
+a canonical order (sorted) and fixed chunks, so batch compositions, and thus results, are the same.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from s2lct.atomic import dumps_json, short_hash
+from s2lct.expand.fillin import fill_in, place_fills, round_prob
+
+ENGINE_VERSION = "4"  # 2: masked-LM batches per seed; 3: fills cased as written English; 4: ...after the PoS check
+Tokens = tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ExpansionConfig:
+    """Knobs of the expansion; all of them enter the store key."""
+
+    max_masked: int | None = 10  # k: masked sentences kept per seed (step 4)
+    top_n: int = 10  # fills asked from the masked LM per masked sentence (step 5)
+    seed: int = 0  # random seed for tie-breaking among equally probable productions
+    chunk_size: int = 64  # seeds per durable commit
+
+
+@dataclass(frozen=True, slots=True)
+class MaskFill:
+    position: int  # token index in the expanded seed
+    symbol: str
+    word: str
+    score: float  # the masked LM's probability
+
+
+@dataclass(frozen=True)
+class ExpansionCandidate:
+    """One accepted expansion of a seed (the data behind a suite "Expansion object")."""
+
+    seed: Tokens
+    tokens: Tokens  # the expanded seed
+    masks: tuple[MaskFill, ...]
+    production: str  # e.g. "NP -> DT NNS"
+    production_probability: float
+    score: float  # product of the mask probabilities
+    checks: Mapping[str, bool] = field(default_factory=dict, hash=False, compare=True)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "seed": list(self.seed),
+            "tokens": list(self.tokens),
+            "masks": [asdict(m) for m in self.masks],
+            "production": self.production,
+            "production_probability": self.production_probability,
+            "score": self.score,
+            "checks": dict(self.checks),
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> ExpansionCandidate:
+        return cls(
+            tuple(d["seed"]), tuple(d["tokens"]), tuple(MaskFill(**m) for m in d["masks"]),
+            d["production"], d["production_probability"], d["score"], dict(d["checks"]),
+        )
+
+    def expansion_record(self, detokenize: Callable[[Sequence[str]], str] = " ".join, **extra: Any) -> dict[str, Any]:
+        """The suite-format expansion object (docs/suite-format.md); the caller adds ``seed_case``,
+        ``seed_text`` and its ``checks["search"]`` through ``extra``/``checks``."""
+        checks = {**self.checks, **extra.pop("checks", {})}
+        return {
+            "expanded_seed": detokenize(self.tokens),
+            "masks": [asdict(m) for m in self.masks],
+            "production": self.production,
+            "production_probability": self.production_probability,
+            "score": self.score,
+            "checks": checks,
+            **extra,
+        }
+
+
+def best(candidates: Iterable[ExpansionCandidate], k: int | None, keep: Callable[[ExpansionCandidate], bool] | None = None) -> list[ExpansionCandidate]:
+    """Check (c) and step 7 for one capability: the ``k`` best-scoring candidates that ``keep``
+    accepts (score, then production probability, then tokens: a total order)."""
+    kept = [c for c in candidates if keep is None or keep(c)]
+    kept.sort(key=_rank_key)
+    return kept if k is None else kept[:k]
+
+
+def _rank_key(c: ExpansionCandidate) -> tuple:
+    return (-c.score, -c.production_probability, c.tokens, tuple((m.position, m.symbol) for m in c.masks))
+
+
+@dataclass(frozen=True)
+class SeedResult:
+    status: str  # "ok" | "parse_failed"
+    candidates: tuple[ExpansionCandidate, ...]
+    error: str | None = None
+    masked: int = 0  # masked sentences tried
+    fills: int = 0  # fills the masked LM offered
+
+
+# ---------------------------------------------------------------------------------------------
+# store
+
+
+class ExpansionStore:
+    """sqlite store of per-seed results, durable per committed chunk."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        with self._db:
+            self._db.execute("CREATE TABLE IF NOT EXISTS configs (config TEXT PRIMARY KEY, description TEXT)")
+            self._db.execute(
+                "CREATE TABLE IF NOT EXISTS seeds (config TEXT, seed TEXT, status TEXT, error TEXT, masked INTEGER,"
+                " fills INTEGER, candidates TEXT, PRIMARY KEY (config, seed))"
+            )
+
+    @staticmethod
+    def _key(seed: Tokens) -> str:
+        return json.dumps(list(seed), ensure_ascii=False)
+
+    def register(self, config: str, description: Mapping[str, Any]) -> None:
+        with self._db:
+            self._db.execute("INSERT OR IGNORE INTO configs VALUES (?, ?)", (config, dumps_json(description)))
+
+    def finished(self, config: str) -> set[Tokens]:
+        rows = self._db.execute("SELECT seed FROM seeds WHERE config=?", (config,))
+        return {tuple(json.loads(r[0])) for r in rows}
+
+    def get_many(self, config: str, seeds: Iterable[Tokens]) -> dict[Tokens, SeedResult]:
+        out: dict[Tokens, SeedResult] = {}
+        cur = self._db.cursor()
+        for s in seeds:
+            row = cur.execute(
+                "SELECT status, error, masked, fills, candidates FROM seeds WHERE config=? AND seed=?", (config, self._key(s))
+            ).fetchone()
+            if row is not None:
+                cands = tuple(ExpansionCandidate.from_json(d) for d in json.loads(row[4]))
+                out[s] = SeedResult(row[0], cands, row[1], row[2], row[3])
+        return out
+
+    def put_many(self, config: str, results: Mapping[Tokens, SeedResult]) -> None:
+        """All results of one chunk in one transaction: a chunk is either stored or not."""
+        rows = [
+            (config, self._key(s), r.status, r.error, r.masked, r.fills, dumps_json([c.to_json() for c in r.candidates]))
+            for s, r in results.items()
+        ]
+        with self._db:
+            self._db.executemany("INSERT OR REPLACE INTO seeds VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def dump(self, config: str) -> list[tuple[str, str, str | None, int, int, str]]:
+        """Every stored row of a configuration, sorted (for comparing runs)."""
+        return list(
+            self._db.execute(
+                "SELECT seed, status, error, masked, fills, candidates FROM seeds WHERE config=? ORDER BY seed", (config,)
+            )
+        )
+
+    def close(self) -> None:
+        self._db.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# the expander
+
+
+class _Tagger(Protocol):
+    identity: str
+
+    def tag(self, sentences: Sequence[Sequence[str]], batch_size: int = 256) -> list[list[str]]: ...
+
+
+class _Polarity(Protocol):
+    def is_pure_neutral(self, word: str, ptb_tag: str) -> bool: ...
+
+
+@dataclass
+class ExpansionStats:
+    seeds: int = 0  # distinct seeds asked for
+    computed: int = 0  # expanded in this call (not found in the store)
+    parse_failed: int = 0
+    masked: int = 0
+    fills: int = 0
+    neutral: int = 0  # fills passing (b)
+    accepted: int = 0  # passing (a) and (b)
+    seconds: dict[str, float] = field(default_factory=lambda: {"parse": 0.0, "mask": 0.0, "fill": 0.0, "validate": 0.0, "store": 0.0})
+    computed_seeds: list[Tokens] = field(default_factory=list)
+
+
+class SeedExpander:
+    """Parser + reference grammar + masked LM + tagger + polarity; every part is injectable
+    (tests pass stubs) and loaded lazily from ``Settings`` otherwise."""
+
+    def __init__(
+        self,
+        config: ExpansionConfig | None = None,
+        *,
+        parser: Any = None,
+        grammar: Any = None,
+        mlm: Any = None,
+        tagger: _Tagger | None = None,
+        polarity: _Polarity | None = None,
+        store: ExpansionStore | str | Path | None = None,
+    ) -> None:
+        self.config = config or ExpansionConfig()
+        self._parser, self._grammar, self._mlm, self._tagger, self._polarity = parser, grammar, mlm, tagger, polarity
+        self._store_arg = store
+        self._store: ExpansionStore | None = None
+        self._masker = None
+        self._neutral: dict[tuple[str, str], bool] = {}
+        self.stats = ExpansionStats()
+
+    # lazily built parts ---------------------------------------------------------------------
+    @property
+    def parser(self) -> Any:
+        if self._parser is None:
+            from s2lct.expand.parsing import Parser
+
+            self._parser = Parser()
+        return self._parser
+
+    @property
+    def grammar(self) -> Any:
+        if self._grammar is None:
+            from s2lct.expand.grammar import load_reference_grammar
+
+            self._grammar = load_reference_grammar()
+        return self._grammar
+
+    @property
+    def mlm(self) -> Any:
+        if self._mlm is None:
+            from s2lct.expand.fillin import MaskedLM
+
+            self._mlm = MaskedLM()
+        return self._mlm
+
+    @property
+    def tagger(self) -> _Tagger:
+        if self._tagger is None:
+            from s2lct.corpus.tagging import get_tagger
+
+            self._tagger = get_tagger()
+        return self._tagger
+
+    @property
+    def polarity(self) -> _Polarity:
+        if self._polarity is None:
+            from s2lct.corpus.polarity import get_polarity
+
+            self._polarity = get_polarity()
+        return self._polarity
+
+    @property
+    def masker(self) -> Any:
+        if self._masker is None:
+            from s2lct.expand.masking import MaskGenerator
+
+            self._masker = MaskGenerator(self.grammar)
+        return self._masker
+
+    @property
+    def store(self) -> ExpansionStore:
+        if self._store is None:
+            if isinstance(self._store_arg, ExpansionStore):
+                self._store = self._store_arg
+            else:
+                from s2lct.config import get_settings
+
+                self._store = ExpansionStore(self._store_arg or Path(get_settings().cache_dir) / "expansions.sqlite3")
+        return self._store
+
+    def description(self) -> dict[str, Any]:
+        """Everything that determines the results (hashed into the store key)."""
+        return {
+            "engine": ENGINE_VERSION,
+            "config": {k: v for k, v in asdict(self.config).items() if k != "chunk_size"},
+            "parser": self.parser.identity,
+            "grammar": self.grammar.identity,
+            "mlm": self.mlm.identity,
+            "tagger": self.tagger.identity,
+            "polarity": getattr(self.polarity, "identity", type(self.polarity).__name__),
+        }
+
+    @property
+    def config_hash(self) -> str:
+        return short_hash(dumps_json(self.description()), length=16)
+
+    def resources(self) -> dict[str, str]:
+        """Identities for the suite manifest's ``resources``."""
+        d = self.description()
+        return {"parser": d["parser"], "grammar": d["grammar"], "mlm": d["mlm"], "expansion_config": self.config_hash}
+
+    # the work ---------------------------------------------------------------------------------
+    def expand(
+        self, seeds: Sequence[Sequence[str]], *, on_progress: Callable[[int], None] | None = None
+    ) -> dict[Tokens, list[ExpansionCandidate]]:
+        """Candidates that passed (a)+(b) for every distinct seed, best first (see ``best``).
+
+        Finished seeds come from the store; the rest are computed in chunks, each committed
+        before ``on_progress(n_seeds_in_chunk)`` is called."""
+        results = self.expand_results(seeds, on_progress=on_progress)
+        return {s: list(r.candidates) for s, r in results.items()}
+
+    def expand_results(
+        self, seeds: Sequence[Sequence[str]], *, on_progress: Callable[[int], None] | None = None
+    ) -> dict[Tokens, SeedResult]:
+        distinct = list(dict.fromkeys(tuple(s) for s in seeds))
+        config = self.config_hash
+        store = self.store
+        store.register(config, self.description())
+        done = store.finished(config)
+        self.stats.seeds = len(distinct)
+        canonical = sorted(set(distinct))
+        size = max(1, self.config.chunk_size)
+        chunks = [canonical[i : i + size] for i in range(0, len(canonical), size)]
+        todo_chunks = [[s for s in c if s not in done] for c in chunks]
+        todo_chunks = [c for c in todo_chunks if c]
+        n_done = len(distinct) - sum(len(c) for c in todo_chunks)
+        if on_progress is not None and n_done:
+            on_progress(n_done)
+        for chunk in todo_chunks:
+            res = self._expand_chunk(chunk)
+            t = time.perf_counter()
+            store.put_many(config, res)
+            save = getattr(self.polarity, "save", None)
+            if save is not None:
+                save()
+            self.stats.seconds["store"] += time.perf_counter() - t
+            self.stats.computed += len(chunk)
+            self.stats.computed_seeds.extend(chunk)
+            if on_progress is not None:
+                on_progress(len(chunk))
+        stored = store.get_many(config, distinct)
+        return {s: stored[s] for s in distinct}
+
+    def _is_neutral(self, word: str, symbol: str) -> bool:
+        key = (word, symbol)
+        hit = self._neutral.get(key)
+        if hit is None:
+            hit = self._neutral[key] = bool(self.polarity.is_pure_neutral(word, symbol))
+        return hit
+
+    def _expand_chunk(self, chunk: list[Tokens]) -> dict[Tokens, SeedResult]:
+        st = self.stats
+        t0 = time.perf_counter()
+        trees = self.parser.parse(chunk)
+        failures = getattr(self.parser, "failures", {})
+        t1 = time.perf_counter()
+        masked_by_seed = {}
+        seed_tags: dict[Tokens, tuple[str, ...]] = {}
+        for s, tree in zip(chunk, trees):
+            if tree is not None:
+                masked_by_seed[s] = self.masker.masked_sentences(tree, self.config.max_masked, self.config.seed)
+                seed_tags[s] = tuple(tag for _, tag in tree.pos())
+        flat = [(s, ms) for s, lst in masked_by_seed.items() for ms in lst]
+        t2 = time.perf_counter()
+        # One masked-LM batch per seed: padding and batch composition then depend on that seed
+        # alone, so its fills (down to float rounding) are the same whichever seeds run with it,
+        # and a suite regenerated from an empty cache is byte-identical to one built from a store
+        # filled by another run (e.g. the all-SST benchmark).
+        fills = []
+        for own in masked_by_seed.values():
+            if own:
+                fills.extend(self.mlm.fill([(ms.tokens, ms.mask_positions) for ms in own], top_n=self.config.top_n))
+        t3 = time.perf_counter()
+        # (b) first: a dictionary look-up that spares most spaCy runs
+        pending: list[tuple[Tokens, Any, Any, Tokens]] = []
+        n_fills = {s: 0 for s in chunk}
+        for (s, ms), fl in zip(flat, fills):
+            n_fills[s] += len(fl)
+            st.fills += len(fl)
+            for f in fl:
+                if all(self._is_neutral(w, sym) for w, sym in zip(f.words, ms.mask_symbols)):
+                    pending.append((s, ms, f, fill_in(ms.tokens, ms.mask_positions, f.words)))
+        st.neutral += len(pending)
+        tags = self.tagger.tag([p[3] for p in pending]) if pending else []
+        accepted: dict[Tokens, dict[Tokens, ExpansionCandidate]] = {s: {} for s in chunk}
+        for (s, ms, f, filled), tg in zip(pending, tags):
+            if all(tg[p] == sym for p, sym in zip(ms.mask_positions, ms.mask_symbols)):
+                toks = place_fills(ms.tokens, ms.mask_positions, ms.mask_symbols, f.words, seed_tags[s])
+                cand = ExpansionCandidate(
+                    seed=s,
+                    tokens=toks,
+                    masks=tuple(MaskFill(p, sym, toks[p], sc) for p, sym, sc in zip(ms.mask_positions, ms.mask_symbols, f.probabilities)),
+                    production=ms.production,
+                    production_probability=round_prob(ms.probability),
+                    score=f.score,
+                    checks={"pos": True, "neutral": True},
+                )
+                old = accepted[s].get(toks)  # one expanded sentence reached twice: keep the better
+                if old is None or _rank_key(cand) < _rank_key(old):
+                    accepted[s][toks] = cand
+        t4 = time.perf_counter()
+        out: dict[Tokens, SeedResult] = {}
+        for s, tree in zip(chunk, trees):
+            cands = tuple(sorted(accepted[s].values(), key=_rank_key))
+            st.accepted += len(cands)
+            if tree is None:
+                st.parse_failed += 1
+                out[s] = SeedResult("parse_failed", (), failures.get(s, "parse failed"))
+            else:
+                st.masked += len(masked_by_seed[s])
+                out[s] = SeedResult("ok", cands, None, len(masked_by_seed[s]), n_fills[s])
+        for name, dt in (("parse", t1 - t0), ("mask", t2 - t1), ("fill", t3 - t2), ("validate", t4 - t3)):
+            st.seconds[name] += dt
+        return out

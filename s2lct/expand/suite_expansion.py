@@ -1,0 +1,126 @@
+"""Add syntax-based expansions to generated cases (METHOD.md §1.3 steps 6(c) and 7).
+
+Every distinct seed sentence used by an expandable capability is expanded once by
+``SeedExpander`` (parse → masks → fill-ins → PoS and neutrality checks, resumable store). Then,
+per capability, each candidate must still meet the search rules of its seed pool and survive the
+slot's transform (e.g. it still has a copula to negate); the best ``max_per_seed`` survivors of a
+seed case become new cases next to it, with the expansion recorded.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from s2lct.corpus.annotate import AnnotatedSentence, annotate
+from s2lct.corpus.polarity import get_polarity
+from s2lct.corpus.sst import Sentence
+from s2lct.corpus.tagging import get_tagger
+from s2lct.expand.expander import ExpansionCandidate, SeedExpander
+from s2lct.generate.cases import build_case
+from s2lct.generate.search import matches_any
+from s2lct.generate.transforms import TransformError, Variant, apply_ops
+from s2lct.progress import ProgressFactory
+from s2lct.spec import SeedSlot
+from s2lct.suite import CapabilityResult
+from s2lct.text import detokenize
+
+
+def _expandable(results: Sequence[CapabilityResult]) -> list[CapabilityResult]:
+    return [r for r in results if r.spec.expansion.enabled and r.spec.expansion.max_per_seed > 0]
+
+
+def seeds_to_expand(results: Sequence[CapabilityResult]) -> list[tuple[str, ...]]:
+    """Every distinct seed sentence the cases of these capabilities were built from, in first-use order."""
+    seeds: dict[tuple[str, ...], None] = {}
+    for r in _expandable(results):
+        for _template, _options, bound in r.origins.values():
+            for seed, _variant in bound.values():
+                seeds.setdefault(seed.tokens, None)
+    return list(seeds)
+
+
+def expand_results(
+    results: list[CapabilityResult], progress: ProgressFactory, expander: SeedExpander | None = None
+) -> dict[str, Any]:
+    """Append expanded cases to each result in place; return manifest information."""
+    todo = _expandable(results)
+    seeds = seeds_to_expand(todo)
+    expander = expander or SeedExpander()
+    task = progress("expanding seeds (seeds/s)", len(seeds))
+    candidates = expander.expand(seeds, on_progress=task.advance)
+    task.close()
+    annotated = _annotate_candidates(candidates)
+    for r in todo:
+        _add_expansions(r, candidates, annotated)
+        r.extra["expansion"] = {"max_per_seed": r.spec.expansion.max_per_seed, "word_rule": r.spec.expansion.word_rule}
+    stats = expander.stats
+    return {
+        "resources": expander.resources(),
+        "stats": {"seeds": stats.seeds, "computed": stats.computed, "parse_failed": stats.parse_failed, "accepted": stats.accepted},
+    }
+
+
+def repeats_neighbour(c: ExpansionCandidate) -> bool:
+    """A fill equal to the word before or after it ("ever ever", "then then") is the masked LM's
+    commonest degenerate answer; it passes the PoS and neutrality checks but is not realistic (G1)."""
+    toks = [t.lower() for t in c.tokens]
+    for m in c.masks:
+        p = m.position
+        if (p > 0 and toks[p - 1] == toks[p]) or (p + 1 < len(toks) and toks[p + 1] == toks[p]):
+            return True
+    return False
+
+
+def _annotate_candidates(candidates: dict[tuple[str, ...], list[ExpansionCandidate]]) -> dict[tuple[str, ...], tuple[tuple[str, ...], frozenset[str], frozenset[str], int]]:
+    """Tags and word classes of every expanded sentence, tagged in one batch."""
+    distinct = list(dict.fromkeys(c.tokens for cands in candidates.values() for c in cands))
+    tags = get_tagger().tag(distinct) if distinct else []
+    polarity = get_polarity()
+    out = {}
+    for tokens, tg in zip(distinct, tags, strict=True):
+        a = annotate(Sentence(tokens, "", "neutral", "", 0), tg, polarity)
+        out[tokens] = (a.tags, a.word_classes, a.words, a.n_words)
+    polarity.save()
+    return out
+
+
+def _as_seed(original: AnnotatedSentence, tokens: tuple[str, ...], info: tuple[Any, ...]) -> AnnotatedSentence:
+    """The expanded sentence with the original seed's label and provenance."""
+    s = original.sentence
+    tags, classes, words, n_words = info
+    return AnnotatedSentence(Sentence(tokens, detokenize(tokens), s.label, s.split, s.index, s.source, s.fine_label), tags, classes, words, n_words)
+
+
+def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
+    spec, k = r.spec, r.spec.expansion.max_per_seed
+    new_cases = []
+    for case in list(r.cases):
+        template, options, bound = r.origins[case.id]
+        slots = {p.name: p for p in template.parts if isinstance(p, SeedSlot)}
+        accepted: list[tuple[ExpansionCandidate, str, AnnotatedSentence, Variant]] = []
+        for slot_name, (seed, variant) in bound.items():
+            slot = slots[slot_name]
+            rules = spec.seeds[slot.seed].any_of
+            for c in candidates.get(seed.tokens, ()):  # order is irrelevant: `accepted` is sorted below
+                if repeats_neighbour(c):
+                    continue
+                exp = _as_seed(seed, c.tokens, annotated[c.tokens])
+                if not matches_any(rules, exp):  # check (c): the seed's search rules still hold
+                    continue
+                try:  # the slot's transform must still apply and give the same variant
+                    same = [v for v in apply_ops(exp.tokens, exp.tags, slot.ops) if v.name == variant.name]
+                except TransformError:
+                    continue
+                if same:
+                    accepted.append((c, slot_name, seed, same[0]))
+        accepted.sort(key=lambda t: (-t[0].score, -t[0].production_probability, t[1], t[0].tokens))
+        for c, slot_name, seed, variant in accepted[:k]:
+            new_bound = dict(bound)
+            new_bound[slot_name] = (seed, variant)
+            record = c.expansion_record(detokenize, seed_case=case.id, seed_text=seed.text, slot=slot_name, checks={"search": True})
+            new_cases.append(build_case(spec, template, options, new_bound, expansion=record))
+    merged = {c.id: c for c in r.cases}
+    for c in new_cases:
+        merged.setdefault(c.id, c)
+    r.cases = [merged[i] for i in sorted(merged)]

@@ -1,0 +1,138 @@
+"""Seeds and template cases: search a capability's seed pools and apply its templates.
+
+Randomness (sampling seeds and cases, choosing partner seeds) comes from ``random.Random`` seeded
+with strings derived from ``--seed``, so the same inputs and seed give the same cases regardless
+of ``PYTHONHASHSEED``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from s2lct.corpus.annotate import AnnotatedSentence
+from s2lct.generate.search import search_pools
+from s2lct.generate.transforms import (
+    Piece,
+    TransformError,
+    Variant,
+    apply_ops,
+    join_pieces,
+    variant_text,
+)
+from s2lct.spec import CapabilitySpec, SeedLabel, SeedSlot, Template
+from s2lct.suite import CapabilityResult, Case, case_id, seed_ref
+
+
+def _options(part: Any) -> list[str]:
+    return [part] if isinstance(part, str) else list(part)
+
+
+@dataclass(frozen=True, slots=True)
+class _SeedVariants:
+    seed: AnnotatedSentence
+    variants: tuple[Variant, ...]
+
+
+def _pool_variants(pool: Sequence[AnnotatedSentence], slot: SeedSlot) -> tuple[list[_SeedVariants], int]:
+    out, skipped = [], 0
+    for s in pool:
+        try:
+            out.append(_SeedVariants(s, tuple(apply_ops(s.tokens, s.tags, slot.ops))))
+        except TransformError:
+            skipped += 1
+    return out, skipped
+
+
+def _rng(*parts: object) -> random.Random:
+    return random.Random("|".join(map(str, parts)))
+
+
+def sample_pools(spec: CapabilitySpec, pools: dict[str, list[AnnotatedSentence]], seed: int) -> dict[str, list[AnnotatedSentence]]:
+    out = {}
+    for name, found in pools.items():
+        limit = spec.seeds[name].max_seeds
+        if limit is not None and len(found) > limit:
+            keep = sorted(_rng(seed, spec.id, "pool", name).sample(range(len(found)), limit))
+            found = [found[i] for i in keep]
+        out[name] = found
+    return out
+
+
+def build_case(
+    spec: CapabilitySpec,
+    template: Template,
+    option_choice: Sequence[str],
+    bound: dict[str, tuple[AnnotatedSentence, Variant]],
+    texts: dict[str, str] | None = None,
+    expansion: dict[str, Any] | None = None,
+) -> Case:
+    """Assemble one case from chosen literal options and bound seed variants (slot → seed, variant)."""
+    pieces, opts = [], iter(option_choice)
+    for part in template.parts:
+        if isinstance(part, SeedSlot):
+            seed, variant = bound[part.name]
+            text = texts[part.name] if texts and part.name in texts else variant_text(variant)
+            pieces.append(Piece(text, "seed", seed.label, part.name))
+        else:
+            pieces.append(Piece(next(opts), "template"))
+    text, fragments = join_pieces(pieces)
+    if isinstance(template.expected, SeedLabel):
+        expected: tuple[str, ...] = (bound[template.expected.seed_label][0].label,)
+    else:
+        expected = tuple(sorted(set(template.expected)))
+    seeds = tuple(seed_ref(name, s) for name, (s, _) in bound.items())
+    transform = "+".join(v.name for _, v in bound.values() if v.name != "none") or "none"
+    key = [template.id, transform, text, *(f"{r.slot}:{r.source}:{r.split}:{r.index}" for r in seeds)]
+    if expansion is not None:
+        key.append(expansion.get("seed_case", ""))
+    return Case(case_id(spec.id, *key), spec.id, text, expected, template.id, transform, seeds, fragments, expansion)
+
+
+def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], seed: int, max_cases: int | None = None) -> CapabilityResult:
+    """Search seeds and apply the templates; sample at most ``max_cases`` cases (spec value if None)."""
+    pools = sample_pools(spec, search_pools(spec, corpus), seed)
+    limit = max_cases if max_cases is not None else spec.sampling.max_cases
+    variants: dict[tuple[str, str], list[_SeedVariants]] = {}
+    skipped = 0
+    keys: list[tuple[int, int, int, int]] = []  # (template, primary seed, option combo, variant)
+    combos: list[list[tuple[str, ...]]] = []
+    for t_index, template in enumerate(spec.templates):
+        for slot in template.slots():
+            if (slot.seed, slot.name) not in variants:
+                variants[(slot.seed, slot.name)], n_skip = _pool_variants(pools[slot.seed], slot)
+                skipped += n_skip if slot is template.slots()[0] else 0
+        literal = [_options(p) for p in template.parts if not isinstance(p, SeedSlot)]
+        combos.append(list(itertools.product(*literal)))
+        primary = template.slots()[0]
+        for i, sv in enumerate(variants[(primary.seed, primary.name)]):
+            for c in range(len(combos[-1])):
+                for v in range(len(sv.variants)):
+                    keys.append((t_index, i, c, v))
+    candidates = len(keys)
+    if limit is not None and len(keys) > limit:
+        keys = sorted(_rng(seed, spec.id, "cases").sample(keys, limit))
+    cases: dict[str, Case] = {}
+    origins = {}
+    for t_index, i, c, v in keys:
+        template = spec.templates[t_index]
+        slots = template.slots()
+        primary = variants[(slots[0].seed, slots[0].name)][i]
+        bound = {slots[0].name: (primary.seed, primary.variants[v])}
+        for other in slots[1:]:
+            pool = variants[(other.seed, other.name)]
+            if not pool:
+                break
+            rng = _rng(seed, spec.id, template.id, other.name, primary.seed.sentence.split, primary.seed.sentence.index)
+            partner = pool[rng.randrange(len(pool))]
+            bound[other.name] = (partner.seed, partner.variants[rng.randrange(len(partner.variants))])
+        else:
+            case = build_case(spec, template, combos[t_index][c], bound)
+            if case.id not in cases:
+                cases[case.id] = case
+                origins[case.id] = (template, combos[t_index][c], bound)
+    ordered = [cases[k] for k in sorted(cases)]
+    return CapabilityResult(spec, ordered, pools, candidates, skipped, origins=origins)

@@ -1,0 +1,115 @@
+"""Template transforms: turn seed sentences into labelled test cases.
+
+A template is a list of parts (literal text, alternatives, seed slots with operations). Parts are
+joined with one space, except that no space goes before a part that starts with punctuation, so
+``["Do I think that", {seed}, "? yes"]`` reads "Do I think that it works? yes". Every part becomes
+a fragment with its character span and its own label (template text: none; a seed: its label).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from s2lct.suite import Fragment
+from s2lct.text import detokenize, keeps_capital
+
+COPULA_NEGATIONS: dict[str, tuple[str, ...]] = {"is": ("not", "n't"), "are": ("not", "n't")}
+# Words that negate what follows them; after a copula they make the seed negated already.
+NEGATORS = frozenset({"not", "n't", "no", "never", "neither", "nor", "none", "nothing", "nobody", "nowhere", "hardly", "barely", "scarcely"})
+FINAL_PUNCT = frozenset({".", "!", "?", ";", ":", "...", "..", "--", "-"})
+_NO_SPACE_BEFORE = tuple(",.;:?!")
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """One transformed seed: tokens, tags, and a short name of what was done."""
+
+    tokens: tuple[str, ...]
+    tags: tuple[str, ...]
+    name: str
+
+
+class TransformError(ValueError):
+    """The operation does not apply to this seed (e.g. no copula to negate)."""
+
+
+def negate_copula(v: Variant) -> list[Variant]:
+    """First ``is``/``are`` → ``is not``/``isn't`` (``are not``/``aren't``): two variants.
+
+    A copula that a negator already follows, in any case ("is NOT", "is never"), is refused: negating
+    it again would give a double negation whose label no reader agrees on.
+    """
+    for i, tok in enumerate(v.tokens):
+        negs = COPULA_NEGATIONS.get(tok.lower())
+        if negs is not None:
+            if i + 1 < len(v.tokens) and v.tokens[i + 1].lower() in NEGATORS:
+                raise TransformError(f"the copula is already negated ({tok} {v.tokens[i + 1]})")
+            out = []
+            for neg in negs:
+                tokens = v.tokens[: i + 1] + (neg,) + v.tokens[i + 1 :]
+                tags = v.tags[: i + 1] + ("RB",) + v.tags[i + 1 :]
+                shown = f"{tok} {neg}" if neg == "not" else f"{tok}{neg}"
+                out.append(Variant(tokens, tags, _join_name(v.name, f"negate_copula:{shown}")))
+            return out
+    raise TransformError("no copula (is/are) to negate")
+
+
+def strip_final_punct(v: Variant) -> list[Variant]:
+    n = len(v.tokens)
+    while n > 1 and v.tokens[n - 1] in FINAL_PUNCT:
+        n -= 1
+    return [Variant(v.tokens[:n], v.tags[:n], v.name)]
+
+
+def lowercase_first(v: Variant) -> list[Variant]:
+    """Lower-case the first word unless it keeps its capital, so the seed reads mid-sentence."""
+    if not v.tokens or keeps_capital(v.tokens[0], v.tags[0]):
+        return [v]
+    first = v.tokens[0]
+    return [Variant((first[:1].lower() + first[1:],) + v.tokens[1:], v.tags, v.name)]
+
+
+OPS: dict[str, Callable[[Variant], list[Variant]]] = {
+    "negate_copula": negate_copula,
+    "strip_final_punct": strip_final_punct,
+    "lowercase_first": lowercase_first,
+}
+
+
+def _join_name(a: str, b: str) -> str:
+    return b if a in ("", "none") else f"{a}+{b}"
+
+
+def apply_ops(tokens: Sequence[str], tags: Sequence[str], ops: Sequence[str]) -> list[Variant]:
+    """All variants of a seed after the operations, in a fixed order; raises ``TransformError``."""
+    variants = [Variant(tuple(tokens), tuple(tags), "none")]
+    for op in ops:
+        variants = [w for v in variants for w in OPS[op](v)]
+    return variants
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    """A part of a case before joining: its text and, for seeds, slot and label."""
+
+    text: str
+    kind: str
+    label: str | None = None
+    slot: str | None = None
+
+
+def join_pieces(pieces: Sequence[Piece]) -> tuple[str, tuple[Fragment, ...]]:
+    text = ""
+    fragments = []
+    for piece in pieces:
+        if text and not piece.text.startswith(_NO_SPACE_BEFORE):
+            text += " "
+        start = len(text)
+        text += piece.text
+        fragments.append(Fragment(start, len(text), piece.text, piece.kind, piece.label, piece.slot))
+    return text, tuple(fragments)
+
+
+def variant_text(v: Variant) -> str:
+    return detokenize(v.tokens)

@@ -1,0 +1,155 @@
+"""The generation pipeline: spec → seeds and template cases → expansions → suite files.
+
+This is the one place that calls both stages in order, so generation never needs to know that
+expansion exists and expansion only consumes generation's results.
+
+The whole suite is computed in memory before any file is touched; each file is then replaced
+atomically and the manifest is written last, so an interrupted run leaves the previous suite in
+place. Randomness comes from ``random.Random`` seeded with strings derived from ``--seed``, so the
+same inputs and seed give byte-identical files regardless of ``PYTHONHASHSEED``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from s2lct.atomic import sha256_file
+from s2lct.config import Settings
+from s2lct.constants import __version__
+from s2lct.corpus.annotate import load_annotated_corpus
+from s2lct.errors import S2LCTError
+from s2lct.generate.cases import build_capability
+from s2lct.progress import ProgressFactory, no_progress
+from s2lct.spec import load_specs, spec_hash
+from s2lct.suite import (
+    MANIFEST_NAME,
+    SUITE_FORMAT_VERSION,
+    CapabilityResult,
+    load_manifest,
+    natural_key,
+    suite_files,
+    write_cases,
+    write_manifest,
+)
+
+
+@dataclass
+class GenerateReport:
+    out_dir: Path
+    results: list[CapabilityResult]
+    manifest: dict[str, Any]
+
+
+def generate(
+    specs_dir: Path | Sequence[Path],
+    out_dir: Path,
+    settings: Settings,
+    seed: int = 0,
+    only: Sequence[str] | None = None,
+    expand: bool = True,
+    compress: bool = False,
+    max_cases: int | None = None,
+    progress: ProgressFactory = no_progress,
+    expander: Callable[[list[CapabilityResult], ProgressFactory], dict[str, Any]] | None = None,
+) -> GenerateReport:
+    """Generate suites for the specs (all, or ``only`` these ids) into ``out_dir``."""
+    spec_paths = [Path(specs_dir)] if isinstance(specs_dir, (str, Path)) else [Path(p) for p in specs_dir]
+    specs = load_specs(spec_paths)
+    if only:
+        known = {s.id for s in specs}
+        unknown = [o for o in only if o not in known]
+        if unknown:
+            raise S2LCTError(f"--only: unknown capability {', '.join(unknown)}; known: {', '.join(s.id for s in specs)}")
+        specs = [s for s in specs if s.id in set(only)]
+    corpus, provenance = load_annotated_corpus(settings, progress)
+    task = progress("searching seeds and applying templates", len(specs))
+    results = []
+    for spec in specs:
+        results.append(build_capability(spec, corpus, seed, max_cases))
+        task.advance()
+    task.close()
+    expansion_info: dict[str, Any] = {}
+    if expand:
+        if expander is None:
+            from s2lct.expand.suite_expansion import expand_results
+
+            expander = expand_results
+        expansion_info = expander(results, progress)
+    manifest = _write_suite(Path(out_dir), results, provenance, seed, expand, compress, only is not None and len(only) > 0, expansion_info)
+    return GenerateReport(Path(out_dir), results, manifest)
+
+
+def _write_suite(
+    out_dir: Path,
+    results: list[CapabilityResult],
+    provenance: dict[str, Any],
+    seed: int,
+    expanded: bool,
+    compress: bool,
+    partial: bool,
+    expansion_info: dict[str, Any],
+) -> dict[str, Any]:
+    """Write every file into a staging folder first, then move them into place, manifest last.
+
+    A failure or interrupt while writing leaves ``out_dir`` exactly as it was; only the final
+    renames (microseconds) touch it.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    old = load_manifest(out_dir) if partial and (out_dir / MANIFEST_NAME).is_file() else None
+    existing = suite_files(out_dir)
+    capabilities = dict(old["capabilities"]) if old else {}
+    specs = dict(old["specs"]) if old else {}
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=out_dir))
+    try:
+        written = []
+        for r in results:
+            name = f"{r.spec.id}.jsonl" + (".gz" if compress else "")
+            write_cases(staging / name, r.cases)
+            written.append(name)
+            specs[r.spec.id] = spec_hash(r.spec)
+            seed_cases = sum(1 for c in r.cases if c.expansion is None)
+            capabilities[r.spec.id] = {
+                "name": r.spec.name,
+                "markers": list(r.spec.markers),
+                "file": name,
+                "sha256": sha256_file(staging / name),
+                "cases": len(r.cases),
+                "seed_cases": seed_cases,
+                "expansion_cases": len(r.cases) - seed_cases,
+                "seeds": len({(s.source, s.split, s.index) for c in r.cases if c.expansion is None for s in c.seeds}),
+                "seed_pool_sizes": {k: len(v) for k, v in r.pools.items()},
+                "candidates": r.candidates,
+                "max_cases": r.spec.sampling.max_cases,
+                **r.extra,
+            }
+        produced = {r.spec.id for r in results}
+        stale = [p for cap, p in existing.items() if p.name not in written and (cap in produced or not partial)]
+        if not partial:
+            for cap in set(capabilities) - produced:
+                capabilities.pop(cap)
+                specs.pop(cap, None)
+        manifest = {
+            "format_version": SUITE_FORMAT_VERSION,
+            "tool_version": __version__,
+            "seed": seed,
+            "specs": dict(sorted(specs.items(), key=lambda kv: natural_key(kv[0]))),
+            "data": provenance["data"],
+            "resources": {**provenance["resources"], **expansion_info.get("resources", {})},
+            "capabilities": dict(sorted(capabilities.items(), key=lambda kv: natural_key(kv[0]))),
+            "expanded": "mixed" if old and old.get("expanded") != expanded else expanded,
+        }
+        write_manifest(staging, manifest)
+        for name in written:
+            os.replace(staging / name, out_dir / name)
+        for path in stale:
+            path.unlink(missing_ok=True)
+        os.replace(staging / MANIFEST_NAME, out_dir / MANIFEST_NAME)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return manifest

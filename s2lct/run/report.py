@@ -1,0 +1,415 @@
+"""Per-capability results and their presentation: rich table, JSON, Markdown and HTML.
+
+A case *fails* when the predicted label is not among its expected labels (METHOD.md §1.4). Per
+capability we report cases, failures, failure rate and, for syntax-based expansions, how many
+expansions failed while the seed case they expand passed ("seed passed, expansion failed"), plus
+how many inputs the model truncated.
+
+JSON report (``--json`` / ``--s2lct-report x.json``) for one model::
+
+    {"model": "vader", "identity": "...", "suite": "generated",
+     "capabilities": [{"id", "name", "cases", "failures", "failure_rate", "expansion_cases",
+                       "expansion_failures", "seed_passed_expansion_failed", "truncated"}, ...],
+     "total": {same keys but id/name},
+     "failing_cases": [{"id", "capability", "text", "expected", "predicted", "probs", ...}, ...]}
+
+With several models the file is ``{"models": [<one such object per model>]}``.
+The HTML report is self-contained (no network): the data is embedded as JSON and a small inline
+script draws the bar chart of failure rates (models side by side) as SVG; the failing cases are
+plain HTML tables.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+from s2lct.atomic import write_text
+from s2lct.errors import S2LCTError
+from s2lct.suite import natural_key
+
+REPORT_SUFFIXES = (".json", ".md", ".html")
+HTML_FAILING_PER_CAPABILITY = 50
+MD_FAILING_PER_CAPABILITY = 5
+
+
+@dataclass(frozen=True, slots=True)
+class CaseOutcome:
+    case_id: str
+    capability: str
+    text: str
+    expected: tuple[str, ...]
+    predicted: str
+    probs: dict[str, float]
+    passed: bool
+    truncated: bool = False
+    seed_case: str | None = None
+    seed_passed: bool | None = None  # for expansions: did the seed case pass (None: unknown)
+
+    @property
+    def is_expansion(self) -> bool:
+        return self.seed_case is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.case_id,
+            "capability": self.capability,
+            "text": self.text,
+            "expected": list(self.expected),
+            "predicted": self.predicted,
+            "probs": {k: round(v, 6) for k, v in self.probs.items()},
+            "passed": self.passed,
+            "truncated": self.truncated,
+            "seed_case": self.seed_case,
+            "seed_passed": self.seed_passed,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> CaseOutcome:
+        return cls(
+            case_id=d["id"], capability=d["capability"], text=d["text"], expected=tuple(d["expected"]),
+            predicted=d["predicted"], probs=dict(d["probs"]), passed=bool(d["passed"]),
+            truncated=bool(d.get("truncated", False)), seed_case=d.get("seed_case"), seed_passed=d.get("seed_passed"),
+        )
+
+
+@dataclass
+class CapabilityStats:
+    id: str
+    name: str
+    cases: int = 0
+    failures: int = 0
+    expansion_cases: int = 0
+    expansion_failures: int = 0
+    seed_passed_expansion_failed: int = 0
+    truncated: int = 0
+
+    @property
+    def failure_rate(self) -> float:
+        return self.failures / self.cases if self.cases else 0.0
+
+    def add(self, o: CaseOutcome) -> None:
+        self.cases += 1
+        self.failures += not o.passed
+        self.truncated += o.truncated
+        if o.is_expansion:
+            self.expansion_cases += 1
+            self.expansion_failures += not o.passed
+            self.seed_passed_expansion_failed += (not o.passed) and o.seed_passed is True
+
+    def to_json(self, with_id: bool = True) -> dict[str, Any]:
+        d: dict[str, Any] = {"id": self.id, "name": self.name} if with_id else {}
+        d.update(
+            cases=self.cases,
+            failures=self.failures,
+            failure_rate=round(self.failure_rate, 6),
+            expansion_cases=self.expansion_cases,
+            expansion_failures=self.expansion_failures,
+            seed_passed_expansion_failed=self.seed_passed_expansion_failed,
+            truncated=self.truncated,
+        )
+        return d
+
+
+@dataclass
+class ModelReport:
+    model: str
+    identity: str
+    capabilities: list[CapabilityStats]
+    total: CapabilityStats
+    failing: list[CaseOutcome] = field(default_factory=list)
+    suite: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "identity": self.identity,
+            "suite": self.suite,
+            "capabilities": [c.to_json() for c in self.capabilities],
+            "total": self.total.to_json(with_id=False),
+            "failing_cases": [o.to_json() for o in self.failing],
+        }
+
+
+def build_report(
+    model: str,
+    identity: str,
+    outcomes: Iterable[CaseOutcome],
+    names: Mapping[str, str] | None = None,
+    suite: str | None = None,
+) -> ModelReport:
+    """Aggregate case outcomes per capability (capabilities in natural order, failures in case order)."""
+    names = names or {}
+    caps: dict[str, CapabilityStats] = {}
+    total = CapabilityStats("total", "total")
+    failing: list[CaseOutcome] = []
+    for o in outcomes:
+        st = caps.get(o.capability)
+        if st is None:
+            st = caps[o.capability] = CapabilityStats(o.capability, names.get(o.capability) or o.capability)
+        st.add(o)
+        total.add(o)
+        if not o.passed:
+            failing.append(o)
+    ordered = [caps[k] for k in sorted(caps, key=natural_key)]
+    failing.sort(key=lambda o: (natural_key(o.capability), o.case_id))
+    return ModelReport(model, identity, ordered, total, failing, suite)
+
+
+# --------------------------------------------------------------------------------------- table
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def render_table(report: ModelReport) -> Any:
+    """A rich ``Table`` of one model's per-capability results."""
+    from rich.table import Table
+
+    show_exp = report.total.expansion_cases > 0
+    show_trunc = report.total.truncated > 0
+    t = Table(title=f"s2lct: {report.model}", title_justify="left")
+    t.add_column("ID", no_wrap=True)
+    t.add_column("Capability", overflow="fold", max_width=40)
+    t.add_column("Cases", justify="right", no_wrap=True)
+    t.add_column("Fails", justify="right", no_wrap=True)
+    t.add_column("Rate", justify="right", no_wrap=True)
+    if show_exp:
+        t.add_column("Exp.", justify="right", no_wrap=True)
+        t.add_column("Seed ok, exp. fail", justify="right")
+    if show_trunc:
+        t.add_column("Trunc.", justify="right", no_wrap=True)
+    rows = [*report.capabilities, report.total]
+    for i, c in enumerate(rows):
+        cells = [c.id if c is not report.total else "TOTAL", c.name if c is not report.total else "",
+                 str(c.cases), str(c.failures), _pct(c.failure_rate)]
+        if show_exp:
+            cells += [str(c.expansion_cases), str(c.seed_passed_expansion_failed)]
+        if show_trunc:
+            cells.append(str(c.truncated))
+        t.add_row(*cells, end_section=(i == len(rows) - 2))
+    return t
+
+
+def tables_text(reports: Sequence[ModelReport], width: int = 100, color: bool = False) -> str:
+    """The tables of all models rendered to text (for pytest's terminal summary)."""
+    from rich.console import Console
+
+    buf = StringIO()
+    console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None, highlight=False)
+    for r in reports:
+        console.print(render_table(r))
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------------------- writers
+def reports_json(reports: Sequence[ModelReport]) -> dict[str, Any]:
+    if len(reports) == 1:
+        return reports[0].to_json()
+    return {"models": [r.to_json() for r in reports]}
+
+
+def write_json_report(path: str | Path, reports: Sequence[ModelReport]) -> None:
+    write_text(path, json.dumps(reports_json(reports), ensure_ascii=False, indent=2) + "\n")
+
+
+def _md_escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(reports: Sequence[ModelReport]) -> str:
+    out: list[str] = ["# s2lct results", ""]
+    if len(reports) > 1:
+        caps = _all_capabilities(reports)
+        out += ["## Failure rates side by side", "",
+                "| Capability | " + " | ".join(_md_escape(r.model) for r in reports) + " |",
+                "|---|" + "---:|" * len(reports)]
+        for cap_id, name in caps:
+            cells = []
+            for r in reports:
+                st = next((c for c in r.capabilities if c.id == cap_id), None)
+                cells.append(_pct(st.failure_rate) if st else "–")
+            out.append(f"| {cap_id} {_md_escape(name)} | " + " | ".join(cells) + " |")
+        out.append("")
+    for r in reports:
+        out += [f"## {_md_escape(r.model)}", "", f"Model identity: `{r.identity}`", "",
+                "| Capability | Name | Cases | Failures | Failure rate | Expansions | Seed passed, expansion failed | Truncated |",
+                "|---|---|---:|---:|---:|---:|---:|---:|"]
+        for c in [*r.capabilities, r.total]:
+            cid = "**TOTAL**" if c is r.total else c.id
+            name = "" if c is r.total else _md_escape(c.name)
+            out.append(f"| {cid} | {name} | {c.cases} | {c.failures} | {_pct(c.failure_rate)} | "
+                       f"{c.expansion_cases} | {c.seed_passed_expansion_failed} | {c.truncated} |")
+        out.append("")
+        if r.failing:
+            out += ["### Failing cases (first {} per capability)".format(MD_FAILING_PER_CAPABILITY), "",
+                    "| Case | Text | Expected | Predicted | p(neg / neu / pos) |", "|---|---|---|---|---|"]
+            for o in first_failing(r, MD_FAILING_PER_CAPABILITY):
+                p = o.probs
+                out.append(f"| {o.case_id} | {_md_escape(o.text)} | {', '.join(o.expected)} | {o.predicted} | "
+                           f"{p['negative']:.3f} / {p['neutral']:.3f} / {p['positive']:.3f} |")
+            out.append("")
+    return "\n".join(out)
+
+
+def first_failing(report: ModelReport, per_capability: int) -> list[CaseOutcome]:
+    """The first ``per_capability`` failing cases of each capability, in report order."""
+    shown: dict[str, int] = {}
+    out = []
+    for o in report.failing:
+        if shown.get(o.capability, 0) < per_capability:
+            shown[o.capability] = shown.get(o.capability, 0) + 1
+            out.append(o)
+    return out
+
+
+def _all_capabilities(reports: Sequence[ModelReport]) -> list[tuple[str, str]]:
+    seen: dict[str, str] = {}
+    for r in reports:
+        for c in r.capabilities:
+            seen.setdefault(c.id, c.name)
+    return [(k, seen[k]) for k in sorted(seen, key=natural_key)]
+
+
+_HTML_TEMPLATE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>s2lct results</title>
+<style>
+body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
+table {{ border-collapse: collapse; margin: 1em 0; }}
+th, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }}
+td.num {{ text-align: right; }}
+#chart svg text {{ font-size: 12px; }}
+.legend span {{ display: inline-block; margin-right: 1.5em; }}
+.swatch {{ display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: middle; }}
+</style>
+</head>
+<body>
+<h1>s2lct results</h1>
+<p>Failure rate per capability (a case fails when the predicted label is not among its expected labels).</p>
+<div id="legend" class="legend"></div>
+<div id="chart"></div>
+<noscript><p>The chart needs JavaScript; the tables below hold the same numbers.</p></noscript>
+{tables}
+<script type="application/json" id="s2lct-data">{data}</script>
+<script>
+(function () {{
+  var data = JSON.parse(document.getElementById("s2lct-data").textContent);
+  var models = data.models;
+  var caps = data.capabilities;
+  var colors = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7"];
+  var NS = "http://www.w3.org/2000/svg";
+  var barW = 22, gap = 18, left = 50, top = 20, plotH = 240, bottom = 60;
+  var groupW = models.length * barW + gap;
+  var width = left + caps.length * groupW + 20, height = top + plotH + bottom;
+  function el(name, attrs, text) {{
+    var e = document.createElementNS(NS, name);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }}
+  var svg = el("svg", {{width: width, height: height, id: "failure-chart", role: "img",
+                        "aria-label": "Failure rate per capability"}});
+  for (var t = 0; t <= 100; t += 25) {{
+    var y = top + plotH - plotH * t / 100;
+    svg.appendChild(el("line", {{x1: left - 4, x2: width - 10, y1: y, y2: y, stroke: "#ddd"}}));
+    svg.appendChild(el("text", {{x: left - 8, y: y + 4, "text-anchor": "end"}}, t + "%"));
+  }}
+  caps.forEach(function (cap, ci) {{
+    var x0 = left + ci * groupW + gap / 2;
+    models.forEach(function (m, mi) {{
+      var st = m.rates[cap.id];
+      if (!st) return;
+      var rate = st.failure_rate, h = plotH * rate, x = x0 + mi * barW;
+      var rect = el("rect", {{"class": "bar", x: x, y: top + plotH - h, width: barW - 3, height: h,
+                             fill: colors[mi % colors.length], "data-model": m.model, "data-capability": cap.id,
+                             "data-rate": rate, "data-cases": st.cases, "data-failures": st.failures}});
+      rect.appendChild(el("title", {{}}, m.model + " " + cap.id + ": " + st.failures + "/" + st.cases));
+      svg.appendChild(rect);
+      svg.appendChild(el("text", {{"class": "bar-label", x: x + (barW - 3) / 2, y: top + plotH - h - 4,
+                                  "text-anchor": "middle", "data-model": m.model, "data-capability": cap.id,
+                                  "font-size": "9"}}, (100 * rate).toFixed(1) + "%"));
+    }});
+    svg.appendChild(el("text", {{"class": "cap-label", x: x0 + models.length * barW / 2, y: top + plotH + 16,
+                                "text-anchor": "middle"}}, cap.id));
+  }});
+  document.getElementById("chart").appendChild(svg);
+  var legend = document.getElementById("legend");
+  models.forEach(function (m, mi) {{
+    var s = document.createElement("span");
+    var sw = document.createElement("span");
+    sw.className = "swatch"; sw.style.background = colors[mi % colors.length];
+    s.appendChild(sw); s.appendChild(document.createTextNode(m.model));
+    legend.appendChild(s);
+  }});
+  document.body.setAttribute("data-chart-ready", "1");
+}})();
+</script>
+</body>
+</html>
+"""
+
+
+def render_html(reports: Sequence[ModelReport]) -> str:
+    caps = _all_capabilities(reports)
+    data = {
+        "capabilities": [{"id": k, "name": n} for k, n in caps],
+        "models": [
+            {"model": r.model, "rates": {c.id: {"failure_rate": c.failure_rate, "cases": c.cases, "failures": c.failures}
+                                       for c in r.capabilities}}
+            for r in reports
+        ],
+    }
+    blob = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
+    esc = html.escape
+    parts: list[str] = []
+    for r in reports:
+        parts.append(f'<h2>{esc(r.model)}</h2>\n<p>Model identity: <code>{esc(r.identity)}</code></p>')
+        parts.append('<table class="summary"><thead><tr><th>Capability</th><th>Name</th><th>Cases</th><th>Failures</th>'
+                     "<th>Failure rate</th><th>Expansions</th><th>Seed passed, expansion failed</th><th>Truncated</th></tr></thead><tbody>")
+        for c in [*r.capabilities, r.total]:
+            cid = "TOTAL" if c is r.total else c.id
+            parts.append(f'<tr data-model="{esc(r.model)}" data-capability="{esc(cid)}"><td>{esc(cid)}</td>'
+                         f"<td>{'' if c is r.total else esc(c.name)}</td><td class=num>{c.cases}</td>"
+                         f"<td class=num>{c.failures}</td><td class=num>{_pct(c.failure_rate)}</td>"
+                         f"<td class=num>{c.expansion_cases}</td><td class=num>{c.seed_passed_expansion_failed}</td>"
+                         f"<td class=num>{c.truncated}</td></tr>")
+        parts.append("</tbody></table>")
+        if r.failing:
+            parts.append(f"<h3>Failing cases ({len(r.failing)}; at most {HTML_FAILING_PER_CAPABILITY} per capability shown)</h3>")
+            parts.append('<table class="failing"><thead><tr><th>Case</th><th>Text</th><th>Expected</th><th>Predicted</th>'
+                         "<th>p(negative)</th><th>p(neutral)</th><th>p(positive)</th></tr></thead><tbody>")
+            for o in first_failing(r, HTML_FAILING_PER_CAPABILITY):
+                p = o.probs
+                parts.append(f'<tr class="failing-case" data-model="{esc(r.model)}" data-case="{esc(o.case_id)}">'
+                             f"<td>{esc(o.case_id)}</td><td>{esc(o.text)}</td><td>{esc(', '.join(o.expected))}</td>"
+                             f"<td>{esc(o.predicted)}</td><td class=num>{p['negative']:.3f}</td>"
+                             f"<td class=num>{p['neutral']:.3f}</td><td class=num>{p['positive']:.3f}</td></tr>")
+            parts.append("</tbody></table>")
+    return _HTML_TEMPLATE.format(tables="\n".join(parts), data=blob)
+
+
+def write_report(path: str | Path, reports: Sequence[ModelReport]) -> None:
+    """Write the report in the format given by the suffix of ``path`` (.json, .md or .html)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        write_json_report(path, reports)
+    elif suffix == ".md":
+        write_text(path, render_markdown(reports))
+    elif suffix in (".html", ".htm"):
+        write_text(path, render_html(reports))
+    else:
+        raise S2LCTError(f"report file {path}: unknown format {suffix or '(no suffix)'}; use .json, .md or .html")
+
+
+def check_report_path(path: str | Path | None) -> None:
+    """Fail early (before any inference) on an unsupported report suffix."""
+    if path is not None and Path(path).suffix.lower() not in (*REPORT_SUFFIXES, ".htm"):
+        raise S2LCTError(f"report file {path}: unknown format {Path(path).suffix or '(no suffix)'}; use .json, .md or .html")

@@ -1,0 +1,237 @@
+"""Run suites against models without pytest (``s2lct run``), and the pieces the pytest plugin shares.
+
+This module is cheap to import (no torch): the pytest plugin imports it in every pytest run.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+import time
+import warnings
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from s2lct.errors import S2LCTError
+from s2lct.suite import MANIFEST_NAME, Case, load_manifest, load_suite, suite_files
+
+DEFAULT_SUITE = "generated"
+
+
+@dataclass
+class SuiteSelection:
+    """The selected cases of a suite plus what is needed to judge them."""
+
+    suite_dir: Path
+    cases: list[Case]
+    by_id: dict[str, Case]
+    manifest: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def names(self) -> dict[str, str]:
+        return capability_names(self.manifest)
+
+    def texts_to_predict(self, cases: Iterable[Case] | None = None) -> list[str]:
+        """Texts of the cases, plus those of the seed cases of expansions (to tell whether the seed passed)."""
+        texts: dict[str, None] = {}
+        for c in self.cases if cases is None else cases:
+            texts[c.text] = None
+            seed = self.by_id.get(c.seed_case_id) if c.seed_case_id else None
+            if seed is not None:
+                texts[seed.text] = None
+        return list(texts)
+
+
+def capability_names(manifest: Mapping[str, Any]) -> dict[str, str]:
+    caps = manifest.get("capabilities") or {}
+    return {cid: str(info.get("name") or cid) for cid, info in caps.items() if isinstance(info, Mapping)}
+
+
+def marker_name(text: str) -> str:
+    """A valid ``-m`` expression identifier: lower-case, non-alphanumerics as ``_``."""
+    m = re.sub(r"\W+", "_", str(text).strip().lower()).strip("_")
+    return m if m and not m[0].isdigit() else f"m_{m}"
+
+
+def capability_markers(manifest: Mapping[str, Any], capability: str) -> list[str]:
+    """Markers of one capability: the spec's declared markers plus the lower-cased id (``lc4``)."""
+    info = (manifest.get("capabilities") or {}).get(capability) or {}
+    declared = (info.get("markers") or []) if isinstance(info, Mapping) else []
+    out = [marker_name(capability)]
+    for m in declared:
+        name = marker_name(m)
+        if name not in out:
+            out.append(name)
+    return out
+
+
+def select_cases(cases: Sequence[Case], max_per_capability: int | None = None, seed: int = 0) -> list[Case]:
+    """At most ``max_per_capability`` cases per capability, sampled with a fixed seed, in suite order."""
+    if not max_per_capability or max_per_capability <= 0:
+        return list(cases)
+    by_cap: dict[str, list[int]] = defaultdict(list)
+    for i, c in enumerate(cases):
+        by_cap[c.capability].append(i)
+    keep: set[int] = set()
+    for cap, idx in by_cap.items():
+        if len(idx) <= max_per_capability:
+            keep.update(idx)
+        else:
+            keep.update(random.Random(f"s2lct:{seed}:{cap}").sample(idx, max_per_capability))
+    return [c for i, c in enumerate(cases) if i in keep]
+
+
+def load_selection(
+    suite_dir: str | Path = DEFAULT_SUITE,
+    max_per_capability: int | None = None,
+    seed: int = 0,
+    only: Iterable[str] | None = None,
+) -> SuiteSelection:
+    """Read a suite folder (via :mod:`s2lct.suite`) and select cases; errors are one line."""
+    suite_dir = Path(suite_dir)
+    if not suite_dir.is_dir():
+        raise S2LCTError(f"suite folder {suite_dir} does not exist; run `s2lct generate --out {suite_dir}` or pass --suite DIR")
+    if not suite_files(suite_dir):
+        raise S2LCTError(f"suite folder {suite_dir} holds no <capability>.jsonl files; run `s2lct generate --out {suite_dir}` or pass --suite DIR")
+    cases = load_suite(suite_dir, only=only)
+    manifest = load_manifest(suite_dir) if (suite_dir / MANIFEST_NAME).is_file() else {}
+    by_id = {c.id: c for c in cases}
+    return SuiteSelection(suite_dir, select_cases(cases, max_per_capability, seed), by_id, manifest)
+
+
+def judge(case: Case, label: str) -> bool:
+    """A case passes when the predicted label is among its expected labels (METHOD.md §1.4)."""
+    return label in case.expected
+
+
+def seed_passed(selection: SuiteSelection, case: Case, preds: Mapping[str, Any]) -> bool | None:
+    """For an expansion, whether its seed case passed; ``None`` for seed cases or when unknown."""
+    seed = selection.by_id.get(case.seed_case_id) if case.seed_case_id else None
+    if seed is None or seed.text not in preds:
+        return None
+    return judge(seed, preds[seed.text].label)
+
+
+def outcomes_for(selection: SuiteSelection, preds: Mapping[str, Any], cases: Iterable[Case] | None = None) -> list:
+    """One :class:`~s2lct.run.report.CaseOutcome` per case, from predictions keyed by text."""
+    from s2lct.run.report import CaseOutcome
+
+    out = []
+    for c in selection.cases if cases is None else cases:
+        p = preds[c.text]
+        out.append(CaseOutcome(c.id, c.capability, c.text, c.expected, p.label, dict(p.probs),
+                               judge(c, p.label), p.truncated, c.seed_case_id, seed_passed(selection, c, preds)))
+    return out
+
+
+def run_suite(
+    models: Sequence[str],
+    suite: str | Path = DEFAULT_SUITE,
+    *,
+    max_cases_per_capability: int | None = None,
+    seed: int = 0,
+    batch_size: int | None = None,
+    models_dir: str | Path | None = None,
+    label_map: str | None = None,
+    neutral_band: str | None = None,
+    use_cache: bool = True,
+    log: Any = None,
+) -> list:
+    """Predict and judge every selected case for each model; returns one ModelReport per model."""
+    from s2lct.models import load_model
+    from s2lct.run.predict import PredictStats, predict_texts
+    from s2lct.run.report import build_report
+
+    names = split_models(models)
+    if not names:
+        raise S2LCTError("no model given; pass --model NAME (e.g. --model vader)")
+    resolved = [load_model(n, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band, batch_size=batch_size)
+                for n in names]
+    selection = load_selection(suite, max_cases_per_capability, seed)
+    texts = selection.texts_to_predict()
+    reports = []
+    for model in resolved:
+        stats = PredictStats()
+        t0 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # truncation is counted in the report instead
+            preds = predict_texts(model, texts, batch_size=batch_size, use_cache=use_cache, stats=stats)
+        if log is not None:
+            log(f"{model.name}: {len(selection.cases)} cases, {stats.computed} predicted, {stats.cached} from cache "
+                f"({time.perf_counter() - t0:.1f} s)")
+        rep = build_report(model.name, model.identity, outcomes_for(selection, preds), selection.names, str(suite))
+        if rep.total.truncated and log is not None:
+            log(f"warning: {model.name}: {rep.total.truncated} input(s) were truncated to the model's length limit")
+        reports.append(rep)
+    return reports
+
+
+def split_models(models: Iterable[str] | str | None) -> list[str]:
+    """``["a,b", "c"]`` → ``["a", "b", "c"]`` (repeatable and comma-separated), duplicates dropped."""
+    if models is None:
+        return []
+    if isinstance(models, str):
+        models = [models]
+    out: list[str] = []
+    for m in models:
+        for part in str(m).split(","):
+            part = part.strip()
+            if part and part not in out:
+                out.append(part)
+    return out
+
+
+def run_command(
+    models: Sequence[str],
+    suite: str | Path = DEFAULT_SUITE,
+    json_path: str | Path | None = None,
+    report_path: str | Path | None = None,
+    max_cases_per_capability: int | None = None,
+    seed: int = 0,
+    batch_size: int | None = None,
+    models_dir: str | Path | None = None,
+    label_map: str | None = None,
+    neutral_band: str | None = None,
+    use_cache: bool = True,
+    console: Any = None,
+) -> int:
+    """``s2lct run``: print a per-capability table per model, write reports; returns the exit code.
+
+    User errors print ``error: <one line>`` on stderr and return the error's exit code.
+    """
+    from rich.console import Console
+
+    from s2lct.run.report import (
+        check_report_path,
+        render_table,
+        write_json_report,
+        write_report,
+    )
+
+    console = console or Console(highlight=False)
+    err = Console(stderr=True, highlight=False)
+    try:
+        if json_path is not None and Path(json_path).suffix.lower() != ".json":
+            raise S2LCTError(f"--json {json_path}: the file name must end in .json (use --report for .md/.html)")
+        check_report_path(report_path)
+        reports = run_suite(
+            models, suite, max_cases_per_capability=max_cases_per_capability, seed=seed, batch_size=batch_size,
+            models_dir=models_dir, label_map=label_map, neutral_band=neutral_band, use_cache=use_cache,
+            log=lambda msg: err.print(msg, markup=False),
+        )
+        for r in reports:
+            console.print(render_table(r))
+        if json_path is not None:
+            write_json_report(json_path, reports)
+            err.print(f"wrote {json_path}", markup=False)
+        if report_path is not None:
+            write_report(report_path, reports)
+            err.print(f"wrote {report_path}", markup=False)
+    except S2LCTError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    return 0

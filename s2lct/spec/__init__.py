@@ -1,0 +1,35 @@
+"""The spec language (``language``) and reading spec files safely (``loader``).
+
+Everything a user or another stage needs is re-exported here: ``from s2lct.spec import load_specs``.
+"""
+
+from s2lct.spec.language import (
+    CapabilitySpec,
+    Expansion,
+    Length,
+    Sampling,
+    SearchRule,
+    SeedLabel,
+    SeedPool,
+    SeedSlot,
+    Template,
+    json_schema,
+)
+from s2lct.spec.loader import load_spec, load_specs, spec_files, spec_hash
+
+__all__ = [
+    "CapabilitySpec",
+    "Expansion",
+    "Length",
+    "Sampling",
+    "SearchRule",
+    "SeedLabel",
+    "SeedPool",
+    "SeedSlot",
+    "Template",
+    "json_schema",
+    "load_spec",
+    "load_specs",
+    "spec_files",
+    "spec_hash",
+]

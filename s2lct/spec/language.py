@@ -1,0 +1,200 @@
+"""The spec language: pydantic models of a linguistic-capability spec and its JSON Schema.
+
+The models are the single source of truth; ``specs/schema.json`` is generated from them
+(``s2lct schema``) and a test keeps the two identical, so editors that understand JSON Schema and
+our own validator agree. Reading YAML files into these models is ``s2lct.spec.loader``.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from s2lct.constants import LABELS
+
+Label = Literal["negative", "neutral", "positive"]
+WORD_CLASS_PATTERN = r"^(positive|negative|neutral) (adj|noun|verb|adv)$"
+WordClass = Annotated[str, Field(pattern=WORD_CLASS_PATTERN, description="'<polarity> <word class>', e.g. 'neutral adj'")]
+IDENT = r"^[A-Za-z][A-Za-z0-9_\-]*$"
+# Every combination of a template's literal alternatives is enumerated for every seed before
+# sampling, so an unbounded product would exhaust memory; real templates use tens.
+MAX_TEMPLATE_COMBINATIONS = 10_000
+SeedOp = Literal["negate_copula", "strip_final_punct", "lowercase_first"]
+
+
+PATH_TAG = re.compile(r"^@([^@]*)@ ")
+
+
+def at_path(path: tuple[Any, ...], message: str) -> str:
+    """Tag a model-level validation message with the path it concerns, so the loader finds its line."""
+    return "@" + ".".join(map(str, path)) + "@ " + message
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _check_regex(value: str | None) -> str | None:
+    if value is not None:
+        try:
+            re.compile(value)
+        except re.error as exc:
+            raise ValueError(f"invalid regular expression {value!r}: {exc}") from None
+    return value
+
+
+class Length(_Strict):
+    """Bounds on the number of words (tokens with a letter or digit), inclusive."""
+
+    min: int | None = Field(default=None, ge=0)
+    max: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Length:
+        if self.min is not None and self.max is not None and self.min > self.max:
+            raise ValueError(f"min ({self.min}) is greater than max ({self.max})")
+        return self
+
+
+class SearchRule(_Strict):
+    """Conditions a seed sentence must meet; all given conditions must hold."""
+
+    label: Label | list[Label] | None = Field(default=None, description="3-way label(s) of the seed")
+    length: Length | None = None
+    include: list[WordClass] = Field(default_factory=list, description="word classes that must all occur")
+    exclude: list[WordClass] = Field(default_factory=list, description="word classes that must not occur")
+    include_words: list[str] = Field(default_factory=list, description="words that must all occur (case-insensitive)")
+    exclude_words: list[str] = Field(default_factory=list, description="words that must not occur (case-insensitive)")
+    start: str | None = Field(default=None, description="regex matched at the start of the detokenised sentence")
+    end: str | None = Field(default=None, description="regex matched at the end of the detokenised sentence")
+    contains: str | None = Field(default=None, description="regex found anywhere in the detokenised sentence")
+
+    _regex = field_validator("start", "end", "contains")(classmethod(lambda cls, v: _check_regex(v)))
+
+    def labels(self) -> tuple[str, ...]:
+        if self.label is None:
+            return LABELS
+        return (self.label,) if isinstance(self.label, str) else tuple(self.label)
+
+
+class SeedPool(_Strict):
+    """A named set of seeds: sentences matching any one of the rules."""
+
+    any_of: list[SearchRule] = Field(min_length=1)
+    max_seeds: int | None = Field(default=None, ge=1, description="sample at most this many seeds (fixed seed)")
+
+
+class SeedSlot(_Strict):
+    seed: str = Field(pattern=IDENT, description="name of a seed pool")
+    slot: str | None = Field(default=None, pattern=IDENT, description="slot name (defaults to the pool name)")
+    ops: list[SeedOp] = Field(default_factory=list, description="applied to the seed in order")
+
+    @property
+    def name(self) -> str:
+        return self.slot or self.seed
+
+
+class SeedLabel(_Strict):
+    seed_label: str = Field(pattern=IDENT, description="the expected label is the label of the seed in this slot")
+
+
+TemplatePart = Annotated[
+    str | list[str] | SeedSlot,
+    Field(description="literal text, a list of alternatives (one case per alternative), or a seed slot"),
+]
+
+
+class Template(_Strict):
+    id: str = Field(pattern=IDENT)
+    parts: list[TemplatePart] = Field(min_length=1)
+    expected: list[Label] | SeedLabel
+
+    @field_validator("parts")
+    @classmethod
+    def _parts(cls, parts: list[Any]) -> list[Any]:
+        for i, part in enumerate(parts):
+            if isinstance(part, list) and not part:
+                raise ValueError(f"part {i} is an empty list of alternatives; give at least one text")
+            if isinstance(part, list) and any(not p.strip() for p in part):
+                raise ValueError(f"part {i} has an empty alternative")
+            if isinstance(part, str) and not part.strip():
+                raise ValueError(f"part {i} is empty text")
+        if not any(isinstance(p, SeedSlot) for p in parts):
+            raise ValueError("a template needs at least one seed slot ({seed: <pool>})")
+        names = [p.name for p in parts if isinstance(p, SeedSlot)]
+        if len(names) != len(set(names)):
+            raise ValueError(f"slot names must be unique within a template, got {names}; set 'slot:' to tell them apart")
+        sizes = [len(p) for p in parts if isinstance(p, list)]
+        combinations = math.prod(sizes)
+        if combinations > MAX_TEMPLATE_COMBINATIONS:
+            raise ValueError(
+                f"the lists of alternatives give {combinations:,} combinations ({' × '.join(map(str, sizes))}); "
+                f"the limit is {MAX_TEMPLATE_COMBINATIONS:,} per template: split it into several templates or shorten the lists"
+            )
+        return parts
+
+    def slots(self) -> list[SeedSlot]:
+        return [p for p in self.parts if isinstance(p, SeedSlot)]
+
+
+class Expansion(_Strict):
+    """Syntax-based expansion rules (METHOD.md §1.3)."""
+
+    enabled: bool = True
+    word_rule: Literal["neutral"] = Field(default="neutral", description="fill-ins must be pure neutral words")
+    max_per_seed: int = Field(default=2, ge=0, description="expanded cases kept per seed case")
+
+
+class Sampling(_Strict):
+    max_cases: int | None = Field(default=None, ge=1, description="sample at most this many seed cases (fixed seed)")
+
+
+class CapabilitySpec(_Strict):
+    id: str = Field(pattern=r"^[A-Za-z][A-Za-z0-9_]*$")
+    name: str = Field(min_length=1)
+    description: str = ""
+    markers: list[Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$")]] = Field(default_factory=list)
+    expected_labels: list[Label] = Field(min_length=1, description="every case's expected labels lie in this set")
+    seeds: dict[Annotated[str, Field(pattern=IDENT)], SeedPool] = Field(min_length=1)
+    templates: list[Template] = Field(min_length=1)
+    sampling: Sampling = Field(default_factory=Sampling)
+    expansion: Expansion = Field(default_factory=Expansion)
+
+    @model_validator(mode="after")
+    def _references(self) -> CapabilitySpec:
+        ids = [t.id for t in self.templates]
+        if len(ids) != len(set(ids)):
+            raise ValueError(at_path(("templates",), f"template ids must be unique, got {ids}"))
+        allowed = set(self.expected_labels)
+        for ti, t in enumerate(self.templates):
+            for pi, slot in enumerate(t.parts):
+                if isinstance(slot, SeedSlot) and slot.seed not in self.seeds:
+                    raise ValueError(at_path(("templates", ti, "parts", pi, "seed"), f"template {t.id!r} uses seed pool {slot.seed!r}; defined pools: {sorted(self.seeds)}"))
+            if isinstance(t.expected, SeedLabel):
+                names = [s.name for s in t.slots()]
+                if t.expected.seed_label not in names:
+                    raise ValueError(at_path(("templates", ti, "expected"), f"template {t.id!r}: seed_label names slot {t.expected.seed_label!r}; slots: {names}"))
+                labels: set[str] = set()
+                for s in t.slots():
+                    if s.name == t.expected.seed_label:
+                        for rule in self.seeds[s.seed].any_of:
+                            labels.update(rule.labels())
+            else:
+                labels = set(t.expected)
+            if not labels <= allowed:
+                raise ValueError(at_path(
+                    ("templates", ti, "expected"),
+                    f"template {t.id!r} can expect {sorted(labels - allowed)}, outside expected_labels {sorted(allowed)}",
+                ))
+        return self
+
+
+def json_schema() -> dict[str, Any]:
+    schema = CapabilitySpec.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["$id"] = "https://s2lct.invalid/specs/schema.json"
+    schema["title"] = "s2lct linguistic capability spec"
+    return schema

@@ -1,0 +1,183 @@
+"""Reading spec files: YAML → validated ``CapabilitySpec``, every error as ``FILE:LINE: message``.
+
+Loading keeps YAML line numbers so every error names the key at fault and what would be valid.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from s2lct.errors import SpecError
+from s2lct.spec.language import PATH_TAG, CapabilitySpec
+from s2lct.suite import natural_key
+
+
+MAX_SPEC_BYTES = 1_000_000
+
+
+def refuse_unsafe_yaml(path: Path, text: str) -> None:
+    """Refuse anchors, aliases, merge keys and explicit tags by reading YAML events, before composing.
+
+    Composing is where aliases expand, so a few hundred bytes of nested aliases ("billion laughs")
+    would build gigabytes; events are read in time linear in the file, and a spec never needs any
+    of these features. Explicit tags (``!!python/...``) are refused too: a spec is plain data.
+    """
+    from ruamel.yaml.events import AliasEvent, CollectionStartEvent, NodeEvent, ScalarEvent
+
+    for event in _yaml().parse(text):
+        line = event.start_mark.line + 1
+        if isinstance(event, AliasEvent):
+            raise SpecError(path, line, f"YAML alias '*{event.anchor}' is not allowed in specs; write the value out")
+        if not isinstance(event, NodeEvent):
+            continue
+        if event.anchor is not None:
+            raise SpecError(path, line, f"YAML anchor '&{event.anchor}' is not allowed in specs; write the value out")
+        if isinstance(event, ScalarEvent) and event.value == "<<" and event.style is None:
+            raise SpecError(path, line, "YAML merge key '<<' is not allowed in specs; write the keys out")
+        tag = event.tag
+        explicit = tag is not None and (not isinstance(event, ScalarEvent) or not event.implicit[0])
+        if isinstance(event, CollectionStartEvent):
+            explicit = tag is not None and not event.implicit
+        if explicit:
+            raise SpecError(path, line, f"YAML tag {tag!r} is not allowed in specs; specs are plain data")
+
+
+def _yaml():
+    from ruamel.yaml import YAML
+
+    y = YAML(typ="rt", pure=True)
+    return y
+
+
+def _line_of(doc: Any, loc: tuple[Any, ...]) -> int | None:
+    """1-based YAML line of the deepest node of ``loc`` that exists in ``doc``."""
+    line = None
+    node = doc
+    for key in loc:
+        lc = getattr(node, "lc", None)
+        try:
+            if isinstance(node, dict) and key in node:
+                if lc is not None:
+                    line = lc.key(key)[0] + 1
+                node = node[key]
+            elif isinstance(node, list) and isinstance(key, int) and key < len(node):
+                if lc is not None:
+                    line = lc.item(key)[0] + 1
+                node = node[key]
+            else:
+                break
+        except (KeyError, IndexError, TypeError):
+            break
+    if line is None and getattr(doc, "lc", None) is not None:
+        line = doc.lc.line + 1
+    return line
+
+
+def _plain(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_plain(v) for v in obj]
+    return obj
+
+
+_BRANCH_TAGS = {"str", "int", "float", "bool", "none", "list", "dict"}
+
+
+def _is_branch_tag(p: Any) -> bool:
+    """Union branch names pydantic puts in error locations (``str``, ``SeedSlot``, ``list[...]``)."""
+    return isinstance(p, str) and (p in _BRANCH_TAGS or "[" in p or p[:1].isupper() or p.startswith("function-"))
+
+
+def _useful_loc(err: dict[str, Any]) -> tuple[Any, ...]:
+    loc = tuple(p for p in err["loc"] if not _is_branch_tag(p))
+    m = PATH_TAG.match(err["msg"].removeprefix("Value error, "))
+    if m:  # a cross-field check names the path it is about (see ``at_path``)
+        loc += tuple(int(p) if p.isdigit() else p for p in m.group(1).split(".") if p)
+    return loc
+
+
+def _describe(err: dict[str, Any]) -> str:
+    loc = ".".join(str(p) for p in _useful_loc(err))
+    msg = PATH_TAG.sub("", err["msg"].removeprefix("Value error, "))
+    if err["type"] == "extra_forbidden":
+        return f"unknown key {loc!r}; check the spelling against specs/schema.json"
+    if err["type"] == "missing":
+        return f"missing required key {loc!r}"
+    shown = err["type"] in {"literal_error", "string_pattern_mismatch", "int_type", "string_type", "int_parsing"}
+    return f"{loc or 'spec'}: {msg}" + (f" (got {err['input']!r})" if shown else "")
+
+
+def _first_error(exc: ValidationError) -> dict[str, Any]:
+    """The most specific error: union branches produce one error each, prefer the deepest path."""
+    errors = exc.errors()
+    generic = {"list_type", "dict_type", "model_type", "model_attributes_type", "none_required", "string_type"}
+    return max(errors, key=lambda e: (len(_useful_loc(e)), e["type"] not in generic))
+
+
+def load_spec(path: str | Path) -> CapabilitySpec:
+    """Parse and validate one spec; raise ``SpecError`` (``FILE:LINE: message``) when invalid."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise SpecError(path, None, "file not found") from None
+    if size > MAX_SPEC_BYTES:
+        raise SpecError(path, None, f"the file is {size:,} bytes; a spec may be at most {MAX_SPEC_BYTES:,} bytes (1 MB)")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SpecError(path, None, f"not UTF-8 text ({exc.reason})") from None
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    try:
+        refuse_unsafe_yaml(path, text)
+        doc = _yaml().load(text)
+    except MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        raise SpecError(path, mark.line + 1 if mark else None, f"invalid YAML: {exc.problem or exc.context}") from None
+    except YAMLError as exc:
+        raise SpecError(path, None, f"invalid YAML: {str(exc).splitlines()[0]}") from None
+    if not isinstance(doc, dict):
+        raise SpecError(path, 1, "a spec must be a YAML mapping with keys id, name, expected_labels, seeds, templates")
+    try:
+        return CapabilitySpec.model_validate(_plain(doc))
+    except ValidationError as exc:
+        err = _first_error(exc)
+        raise SpecError(path, _line_of(doc, _useful_loc(err)), _describe(err)) from None
+
+
+def spec_files(paths: list[Path] | list[str]) -> list[Path]:
+    """Expand folders to the ``*.yaml``/``*.yml`` files inside them, sorted."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out.extend(sorted(list(p.glob("*.yaml")) + list(p.glob("*.yml"))))
+        else:
+            out.append(p)
+    return out
+
+
+def load_specs(paths: list[Path] | list[str]) -> list[CapabilitySpec]:
+    """Load every spec; ids must be unique across files. Specs are returned sorted by id (natural)."""
+    files = spec_files(paths)
+    if not files:
+        raise SpecError(paths[0] if paths else "specs", None, "no spec files (*.yaml) found")
+    specs: dict[str, tuple[CapabilitySpec, Path]] = {}
+    for f in files:
+        spec = load_spec(f)
+        if spec.id in specs:
+            raise SpecError(f, None, f"duplicate capability id {spec.id!r}, also in {specs[spec.id][1]}")
+        specs[spec.id] = (spec, f)
+    return [s for s, _ in sorted(specs.values(), key=lambda sf: natural_key(sf[0].id))]
+
+
+def spec_hash(spec: CapabilitySpec) -> str:
+    """Hash of the validated content (not the bytes), so comments and formatting do not count."""
+    from s2lct.atomic import dumps_json
+
+    return hashlib.sha256(dumps_json(spec.model_dump(mode="json")).encode()).hexdigest()

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from s2lct.corpus.sst import load_sst, load_table, parse_sst_line, sst_label, tokenize
+from s2lct.errors import MissingResourceError, S2LCTError
+from s2lct.text import detokenize
+
+
+@pytest.fixture(scope="module")
+def sst(shared_dir):
+    return load_sst(shared_dir / "data")
+
+
+def test_sst_has_every_sentence_with_split_and_line_index(sst, shared_dir):
+    counts = Counter(s.split for s in sst)
+    assert counts == {"train": 8544, "dev": 1101, "test": 2210}
+    assert len(sst) == 11855
+    # the index is the 0-based line number of the split file
+    dev_lines = (shared_dir / "data/sst/trees/dev.txt").read_text(encoding="utf-8").splitlines()
+    some = [s for s in sst if s.split == "dev"][17]
+    assert parse_sst_line(dev_lines[some.index])[1] == some.tokens
+
+
+@pytest.mark.parametrize("fine,label", [(0, "negative"), (1, "negative"), (2, "neutral"), (3, "positive"), (4, "positive")])
+def test_three_way_label_from_root(fine, label):
+    assert sst_label(fine) == label
+
+
+def test_sst_line_is_detokenised_and_unescaped():
+    line = "(1 (2 I) (1 (2 (2 do) (2 n't)) (2 (2 -LRB-) (2 (2 really) (2 -RRB-)) (2 like) (2 (2 ``) (2 it) (2 '')) (2 .))))"
+    fine, tokens = parse_sst_line(line)
+    assert fine == 1
+    assert tokens == ("I", "do", "n't", "(", "really", ")", "like", "``", "it", "''", ".")
+    assert detokenize(tokens) == 'I don\'t (really) like "it".'
+
+
+def test_tokenize_is_ptb_like_sst():
+    assert tokenize("These aren't bad ideas.") == ("These", "are", "n't", "bad", "ideas", ".")
+
+
+def test_missing_sst_names_the_file_and_how_to_get_it(tmp_path):
+    with pytest.raises(MissingResourceError) as err:
+        load_sst(tmp_path)
+    msg = str(err.value)
+    assert str(tmp_path / "sst" / "trees" / "train.txt") in msg
+    assert "S2LCT_DATA_ROOT" in msg and "\n" not in msg
+
+
+def test_tables_csv_tsv_jsonl(tmp_path: Path):
+    (tmp_path / "a.csv").write_text('text,y\n"Great film, really.",1\nDull.,0\n', encoding="utf-8")
+    (tmp_path / "b.tsv").write_text("sentence\tlabel\nIt is fine .\tneutral\n", encoding="utf-8")
+    (tmp_path / "c.jsonl").write_text(json.dumps({"sentence": "Awful.", "label": "neg"}) + "\n", encoding="utf-8")
+    a = load_table(tmp_path / "a.csv", text_column="text", label_column="y")
+    assert [(s.text, s.label, s.index) for s in a] == [("Great film, really.", "positive", 1), ("Dull.", "negative", 2)]
+    assert load_table(tmp_path / "b.tsv")[0].label == "neutral"
+    c = load_table(tmp_path / "c.jsonl")[0]
+    assert (c.tokens, c.label, c.source) == (("Awful", "."), "negative", "c.jsonl")
+
+
+def test_table_errors_name_file_and_line(tmp_path: Path):
+    (tmp_path / "bad.csv").write_text("sentence,label\nok,1\nhmm,maybe\n", encoding="utf-8")
+    with pytest.raises(S2LCTError, match=r"bad\.csv:3: label 'maybe'"):
+        load_table(tmp_path / "bad.csv")
+    (tmp_path / "cols.csv").write_text("txt,label\nok,1\n", encoding="utf-8")
+    with pytest.raises(S2LCTError, match=r"cols\.csv:2: needs columns 'sentence' and 'label'"):
+        load_table(tmp_path / "cols.csv")
+    with pytest.raises(S2LCTError, match="unsupported table type"):
+        (tmp_path / "x.xml").write_text("<a/>")
+        load_table(tmp_path / "x.xml")

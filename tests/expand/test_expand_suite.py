@@ -1,0 +1,137 @@
+"""Per-capability use of expansions: check (c), transform re-application, best-k, case records."""
+
+from __future__ import annotations
+
+import pytest
+
+from s2lct.config import get_settings
+from s2lct.corpus.annotate import load_annotated_corpus
+from s2lct.expand.expander import ExpansionCandidate, ExpansionStats, MaskFill
+from s2lct.expand.suite_expansion import expand_results, repeats_neighbour
+from s2lct.generate.cases import build_capability
+from s2lct.spec import load_specs
+
+
+@pytest.fixture(scope="module")
+def corpus():
+    return load_annotated_corpus(get_settings())[0]
+
+
+@pytest.fixture(scope="module")
+def specs(repo_dir):
+    return {s.id: s for s in load_specs([repo_dir / "specs"])}
+
+
+def insert(seed: tuple[str, ...], pos: int, word: str, symbol: str, score: float) -> ExpansionCandidate:
+    tokens = seed[:pos] + (word,) + seed[pos:]
+    return ExpansionCandidate(seed, tokens, (MaskFill(pos, symbol, word, score),), f"X -> {symbol}", 0.1, score, {"pos": True, "neutral": True})
+
+
+class FakeExpander:
+    """Stands in for SeedExpander: fixed candidates per seed."""
+
+    def __init__(self, make):
+        self.make = make
+        self.stats = ExpansionStats()
+        self.asked: list[tuple[str, ...]] = []
+
+    def expand(self, seeds, on_progress=None):
+        self.asked = list(seeds)
+        self.stats.seeds = len(seeds)
+        if on_progress:
+            on_progress(len(seeds))
+        return {s: self.make(s) for s in seeds}
+
+    def resources(self):
+        return {"parser": "fake", "mlm": "fake"}
+
+
+def no_progress(description, total):
+    from s2lct.progress import ProgressTask
+
+    return ProgressTask()
+
+
+def test_lc4_keeps_best_k_that_still_meet_the_rules(corpus, specs):
+    spec = specs["LC4"]
+    result = build_capability(spec, corpus, seed=0)
+    before = {c.id: c for c in result.cases}
+
+    def make(seed):
+        last = len(seed) - 1
+        return sorted(
+            [
+                insert(seed, last, "indeed", "RB", 0.9),  # valid, best
+                insert(seed, 1, "really", "RB", 0.8),  # breaks "^(This|...) (is|are)" → rejected by (c)
+                insert(seed, last, seed[last - 1], "NN", 0.7),  # repeats its neighbour → rejected
+                insert(seed, last, "here", "RB", 0.5),  # valid, second
+                insert(seed, last, "there", "RB", 0.1),  # valid, but beyond k=2
+            ],
+            key=lambda c: -c.score,
+        )
+
+    fake = FakeExpander(make)
+    info = expand_results([result], no_progress, expander=fake)
+    assert info["resources"] == {"parser": "fake", "mlm": "fake"}
+    # each distinct seed sentence is expanded once, though it backs two cases (is not / isn't)
+    assert len(fake.asked) == len(set(fake.asked)) == len({c.seeds[0].index for c in before.values()})
+    expanded = [c for c in result.cases if c.expansion is not None]
+    assert len(expanded) == 2 * len(before)
+    by_seed_case: dict[str, list] = {}
+    for c in expanded:
+        by_seed_case.setdefault(c.expansion["seed_case"], []).append(c)
+    assert set(by_seed_case) == set(before)
+    for seed_case_id, exps in by_seed_case.items():
+        seed_case = before[seed_case_id]
+        assert [c.expansion["masks"][0]["word"] for c in exps] in (["indeed", "here"], ["here", "indeed"])
+        for c in exps:
+            assert c.expected == seed_case.expected and c.transform == seed_case.transform
+            assert c.seeds == seed_case.seeds  # provenance stays the real sentence
+            assert c.expansion["checks"] == {"pos": True, "neutral": True, "search": True}
+            assert c.expansion["seed_text"] == seed_case.seeds[0].text
+            assert all(c.text[f.start : f.end] == f.text for f in c.fragments)
+            assert ("is not" in c.text) == ("is not" in seed_case.text)  # the same negation variant
+    assert [c.id for c in result.cases] == sorted(c.id for c in result.cases)
+
+
+def test_lc1_rejects_a_fill_that_adds_a_sentiment_adjective(corpus, specs):
+    result = build_capability(specs["LC1"], corpus, seed=0)
+    n = len(result.cases)
+
+    determiners = {"a", "an", "the"}
+    with_det = 0
+
+    def make(seed):
+        nonlocal with_det
+        out = [insert(seed, len(seed) - 1, "again", "RB", 0.2)]
+        for i, tok in enumerate(seed):
+            if tok.lower() in determiners:  # "a great ..." : a positive adjective, banned by LC1
+                out.insert(0, insert(seed, i + 1, "great", "JJ", 0.9))
+                with_det += 1
+                break
+        return out
+
+    expand_results([result], no_progress, expander=FakeExpander(make))
+    words = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
+    assert with_det > 0 and "great" not in words and words.count("again") > 0
+    assert len(result.cases) > n
+
+
+def test_repeats_neighbour():
+    seed = ("It", "was", "ever", "so", ".")
+    assert repeats_neighbour(insert(seed, 3, "ever", "RB", 0.1))
+    assert not repeats_neighbour(insert(seed, 3, "never", "RB", 0.1))
+
+
+def test_a_seed_expands_the_same_whatever_else_is_in_the_run(tmp_path):
+    """Committed suites are built from a store another run may have filled; so a seed's candidates
+    (scores included, to the last digit) must not depend on the seeds batched with it."""
+    from s2lct.expand.expander import ExpansionConfig, SeedExpander
+
+    seeds = [tuple(s.split()) for s in ("Or both .", "This is a dull movie .", "The cast is strong but the plot drags .",
+                                        "A quiet film about two brothers .", "It works .")]
+    alone = SeedExpander(store=tmp_path / "a.sqlite3").expand(seeds[:2])
+    mixed = SeedExpander(ExpansionConfig(chunk_size=3), store=tmp_path / "b.sqlite3").expand(seeds[2:] + seeds[:2][::-1])
+    for s in seeds[:2]:
+        assert [c.to_json() for c in alone[s]] == [c.to_json() for c in mixed[s]]
+    assert any(alone[s] for s in seeds[:2])

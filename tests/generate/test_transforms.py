@@ -1,0 +1,82 @@
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from s2lct.corpus.sst import tokenize
+from s2lct.generate.transforms import (
+    Piece,
+    TransformError,
+    Variant,
+    apply_ops,
+    join_pieces,
+    lowercase_first,
+    negate_copula,
+    strip_final_punct,
+)
+from s2lct.text import detokenize
+
+
+def texts_after(sentence: str, ops: list[str], tags: list[str] | None = None) -> list[str]:
+    tokens = sentence.split()
+    return [detokenize(v.tokens) for v in apply_ops(tokens, tags or ["XX"] * len(tokens), ops)]
+
+
+def test_copula_negation_paper_example():
+    assert texts_after("These are bad ideas .", ["negate_copula"]) == ["These are not bad ideas.", "These aren't bad ideas."]
+    assert texts_after("This is a dull movie .", ["negate_copula"]) == ["This is not a dull movie.", "This isn't a dull movie."]
+
+
+def test_only_the_first_copula_is_negated():
+    assert texts_after("That is what it is .", ["negate_copula"])[1] == "That isn't what it is."
+
+
+def test_no_copula_is_an_error_not_a_silent_case():
+    with pytest.raises(TransformError):
+        apply_ops(["It", "was", "bad", "."], ["PRP", "VBD", "JJ", "."], ["negate_copula"])
+
+
+def test_strip_and_lowercase():
+    v = Variant(("The", "film", "is", "fine", "!", "."), ("DT", "NN", "VBZ", "JJ", ".", "."), "none")
+    assert strip_final_punct(v)[0].tokens == ("The", "film", "is", "fine")
+    assert lowercase_first(v)[0].tokens[0] == "the"
+    # proper nouns and "I" keep their case
+    assert lowercase_first(Variant(("Spielberg", "wins"), ("NNP", "VBZ"), "none"))[0].tokens[0] == "Spielberg"
+    assert lowercase_first(Variant(("I", "liked", "it"), ("PRP", "VBD", "PRP"), "none"))[0].tokens[0] == "I"
+
+
+def test_join_puts_no_space_before_punctuation_and_spans_fit():
+    text, frags = join_pieces([Piece("Do I think that", "template"), Piece("it works", "seed", "positive", "s"), Piece("? yes", "template")])
+    assert text == "Do I think that it works? yes"
+    assert [text[f.start : f.end] for f in frags] == ["Do I think that", "it works", "? yes"]
+    assert [f.label for f in frags] == [None, "positive", None]
+
+
+_word = st.from_regex(r"[A-Za-z]{1,8}", fullmatch=True).filter(lambda w: w.lower() not in {"is", "are", "not", "nt"})
+_sentences = st.lists(_word, min_size=0, max_size=6)
+
+
+@given(before=_sentences, cop=st.sampled_from(["is", "are", "Is", "ARE"]), after=_sentences)
+def test_negation_round_trips(before, cop, after):
+    tokens = before + [cop] + after + ["."]
+    variants = negate_copula(Variant(tuple(tokens), ("XX",) * len(tokens), "none"))
+    assert len(variants) == 2
+    for v in variants:
+        i = len(before)
+        assert v.tokens[i] == cop and v.tokens[i + 1] in ("not", "n't")
+        # removing the inserted negation gives back the seed exactly
+        assert v.tokens[: i + 1] + v.tokens[i + 2 :] == tuple(tokens)
+        assert len(v.tags) == len(v.tokens)
+        # and the detokenised text re-tokenises to the same tokens (the case text is faithful)
+        assert tokenize(detokenize(v.tokens)) == v.tokens
+
+
+@given(st.lists(st.tuples(st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), min_size=1, max_size=10).filter(str.strip), st.sampled_from(["template", "seed"])), min_size=1, max_size=6))
+def test_fragments_always_tile_the_text(parts):
+    text, frags = join_pieces([Piece(t, k) for t, k in parts])
+    assert all(text[f.start : f.end] == f.text for f in frags)
+    assert all(a.end <= b.start for a, b in zip(frags, frags[1:]))
+    # only single spaces between fragments
+    gaps = [text[a.end : b.start] for a, b in zip(frags, frags[1:])]
+    assert set(gaps) <= {"", " "}
