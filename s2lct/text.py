@@ -27,14 +27,16 @@ PTB_ESCAPES = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": 
 # neighbours' spacing intact and are replaced by attached quotes afterwards.
 _OPEN_SQ, _CLOSE_SQ = "QXOPENSQX", "QXCLOSESQX"
 _OPENERS = ("`", "‘")
-_QUOTE_OPEN_AFTER = frozenset({"(", "[", "{", ":", "--", _OPEN_SQ})
+# after these a straight ' cannot be a possessive or a closing quote of its own, so it opens one
+_QUOTE_OPEN_AFTER = frozenset({"(", "[", "{", ":", ",", ";", "--", _OPEN_SQ})
 
 
 def detokenize(tokens: Sequence[str]) -> str:
     """PTB tokens → natural text.
 
     Clitics join ("do n't" → "don't"), `` '' become paired double quotes, ` ... ' paired single
-    quotes attached to what they enclose, PTB bracket escapes become brackets, and a period after
+    quotes attached to what they enclose (a straight ' opens one at the start or after a bracket,
+    colon, comma or semicolon when another closes it later), PTB bracket escapes become brackets, and a period after
     a token that already ends in one ("Bros. .") is dropped. Why not only NLTK: its
     ``TreebankWordDetokenizer`` does the clitics and double quotes but not the last three.
     """

@@ -58,11 +58,23 @@ def negate_copula(v: Variant) -> list[Variant]:
     raise TransformError("no copula (is/are) to negate")
 
 
+CLOSING_QUOTES = frozenset({"'", "''", "’", "”"})
+
+
 def strip_final_punct(v: Variant) -> list[Variant]:
-    n = len(v.tokens)
-    while n > 1 and v.tokens[n - 1] in FINAL_PUNCT:
+    """Drop final punctuation, also inside a closing quote ("... 20 years .'" → "... 20 years'")."""
+    toks, tags = list(v.tokens), list(v.tags)
+    quote = None
+    if len(toks) > 2 and toks[-1] in CLOSING_QUOTES and toks[-2] in FINAL_PUNCT:
+        quote = (toks.pop(), tags.pop())
+    n = len(toks)
+    while n > 1 and toks[n - 1] in FINAL_PUNCT:
         n -= 1
-    return [Variant(v.tokens[:n], v.tags[:n], v.name, v.first_keeps_capital)]
+    toks, tags = toks[:n], tags[:n]
+    if quote is not None:
+        toks.append(quote[0])
+        tags.append(quote[1])
+    return [Variant(tuple(toks), tuple(tags), v.name, v.first_keeps_capital)]
 
 
 def lowercase_first(v: Variant) -> list[Variant]:

@@ -49,6 +49,7 @@ def test_no_treebank_token_in_any_sst_sentence(sst):
         ("Walter Hill 's Undisputed is like a 1940s Warner Bros. .", "Walter Hill's Undisputed is like a 1940s Warner Bros."),
         ("the films ' plot is n't `` good '' .", "the films' plot isn't \"good\"."),
         ("an unclosed ` quote", "an unclosed quote"),
+        ("Nijinsky says , ' I know how to suffer ' and", "Nijinsky says, 'I know how to suffer' and"),
     ],
 )
 def test_treebank_tokens_become_written_english(tokens, text):

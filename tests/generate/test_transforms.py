@@ -107,3 +107,9 @@ def test_lowercase_first_follows_corpus_evidence_over_the_tag():
     assert lowercase_first(dull)[0].tokens[0] == "dull"
     name = Variant(("Spielberg", "wins"), ("NN", "VBZ"), "none", first_keeps_capital=True)
     assert lowercase_first(name)[0].tokens[0] == "Spielberg"
+
+
+def test_strip_final_punct_inside_a_closing_quote():
+    toks = ("It", "sets", "us", "back", "20", "years", ".", "'")
+    (v,) = strip_final_punct(Variant(toks, ("XX",) * len(toks), "none"))
+    assert detokenize(v.tokens) == "It sets us back 20 years'"
