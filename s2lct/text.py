@@ -26,7 +26,9 @@ PTB_ESCAPES = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": 
 # single opening quote ("like ` masterpiece'", "(' I speak"); word-like placeholders keep their
 # neighbours' spacing intact and are replaced by attached quotes afterwards.
 _OPEN_SQ, _CLOSE_SQ = "QXOPENSQX", "QXCLOSESQX"
+_ABBREV_SQ = "QXABBREVSQX"
 _OPENERS = ("`", "‘")
+_QUOTE_INTRODUCERS = frozenset({"as", "of", "the", "a", "an", "like", "called", "titled", "named", "is", "was", "from", "in", "on", "for", "and", "or", "with", "say", "says", "said"})
 # after these a straight ' cannot be a possessive or a closing quote of its own, so it opens one
 _QUOTE_OPEN_AFTER = frozenset({"(", "[", "{", ":", ",", ";", "--", _OPEN_SQ})
 
@@ -51,7 +53,13 @@ def _prepare(tokens: tuple[str, ...]) -> list[str]:
         if tok == "." and out and out[-1].endswith("."):
             continue
         # a straight ' where a quotation can open (start, after a bracket or colon) and closed later
-        opens_here = tok == "'" and (not out or out[-1] in _QUOTE_OPEN_AFTER) and "'" in tokens[i + 1 :]
+        if tok == "'" and i + 1 < len(tokens) and tokens[i + 1][:1].isdigit():  # "the ' 70 's" → "the '70's"
+            out.append(_ABBREV_SQ)
+            continue
+        # a straight ' that opens a quotation: at the start, after a bracket or comma, or after a
+        # word that introduces a name or phrase ("known as 'a perfect family film'"); after any other
+        # word it is a possessive ("the films' plot")
+        opens_here = tok == "'" and "'" in tokens[i + 1 :] and (not out or out[-1] in _QUOTE_OPEN_AFTER or out[-1].lower() in _QUOTE_INTRODUCERS)
         if tok in _OPENERS or (opens_here and not open_single):
             out.append(_OPEN_SQ)
             open_single = True
@@ -73,6 +81,7 @@ def _detokenize(tokens: tuple[str, ...]) -> str:
     text = _detokenizer().detokenize(_prepare(tokens))
     text = re.sub(_OPEN_SQ + r"\s*", "'", text)
     text = re.sub(r"\s*" + _CLOSE_SQ, "'", text)
+    text = re.sub(_ABBREV_SQ + r"\s*", "'", text)
     return text
 
 

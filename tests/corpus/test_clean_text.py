@@ -22,6 +22,7 @@ LEAKS = {
     "space inside brackets": re.compile(r"\(\s|\s\)"),
     "doubled period": re.compile(r"(?<!\.)\.\s*\.(?!\.)"),
     "opening single quote with a space after it": re.compile(r"(^|[\s(])'\s"),
+    "opening single quote glued to the word before it": re.compile(r"\b(of|as|the|a|like|called)'\s"),
 }
 
 
@@ -50,6 +51,9 @@ def test_no_treebank_token_in_any_sst_sentence(sst):
         ("the films ' plot is n't `` good '' .", "the films' plot isn't \"good\"."),
         ("an unclosed ` quote", "an unclosed quote"),
         ("Nijinsky says , ' I know how to suffer ' and", "Nijinsky says, 'I know how to suffer' and"),
+        ("known as ' a perfect family film , ' because", "known as 'a perfect family film,' because"),
+        ("the films ' plot and the actors ' faces", "the films' plot and the actors' faces"),
+        ("If the ' 70 's were your idea", "If the '70's were your idea"),
     ],
 )
 def test_treebank_tokens_become_written_english(tokens, text):
