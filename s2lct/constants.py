@@ -5,3 +5,6 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 LABELS: tuple[str, ...] = ("negative", "neutral", "positive")
+# Seed/template generation engine (stage 1–2 output); bumped when the cases it writes change.
+# 2: detokenised quotes and periods, phrase-label and shape rules, fluent templates.
+GENERATION_VERSION = "2"

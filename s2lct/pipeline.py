@@ -21,7 +21,7 @@ from typing import Any
 
 from s2lct.atomic import sha256_file
 from s2lct.config import Settings
-from s2lct.constants import __version__
+from s2lct.constants import GENERATION_VERSION, __version__
 from s2lct.corpus.annotate import load_annotated_corpus
 from s2lct.errors import S2LCTError
 from s2lct.generate.cases import build_capability
@@ -137,6 +137,7 @@ def _write_suite(
         manifest = {
             "format_version": SUITE_FORMAT_VERSION,
             "tool_version": __version__,
+            "generation_version": GENERATION_VERSION,
             "seed": seed,
             "specs": dict(sorted(specs.items(), key=lambda kv: natural_key(kv[0]))),
             "data": provenance["data"],

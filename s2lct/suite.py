@@ -162,6 +162,58 @@ def load_manifest(suite_dir: str | Path) -> dict[str, Any]:
         raise SuiteFormatError(f"{path}:{exc.lineno}: invalid JSON ({exc.msg})") from None
 
 
+def seed_case_lines(path: str | Path) -> list[str]:
+    """The stored lines of a suite file's seed/template cases (``expansion`` null), byte for byte."""
+    out = []
+    with open_text(path) as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise SuiteFormatError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from None
+            if record.get("expansion") is None:
+                out.append(line.rstrip("\n"))
+    return out
+
+
+def seed_case_differences(committed_dir: str | Path, fresh_dir: str | Path, limit: int = 10) -> list[str]:
+    """How the seed/template cases of two suite folders differ (empty: identical), first ``limit`` shown.
+
+    Expansion cases are left out of the comparison, so a suite generated with expansion can be
+    checked against one regenerated with ``--no-expand``; both write cases sorted by id with the
+    same serialiser, so equal cases give equal lines.
+    """
+    committed, fresh = suite_files(committed_dir), suite_files(fresh_dir)
+    problems: list[str] = []
+    for cap in sorted(set(committed) | set(fresh), key=natural_key):
+        if cap not in fresh or cap not in committed:
+            problems.append(f"{cap}: only in {'committed' if cap in committed else 'fresh'} suite")
+            continue
+        old, new = seed_case_lines(committed[cap]), seed_case_lines(fresh[cap])
+        if old == new:
+            continue
+        old_by_id = {json.loads(x)["id"]: x for x in old}
+        new_by_id = {json.loads(x)["id"]: x for x in new}
+        changed = [i for i in old_by_id if i in new_by_id and old_by_id[i] != new_by_id[i]]
+        gone = [i for i in old_by_id if i not in new_by_id]
+        added = [i for i in new_by_id if i not in old_by_id]
+        problems.append(
+            f"{cap}: {len(changed)} seed/template cases changed, {len(gone)} committed ones not regenerated, "
+            f"{len(added)} new ones ({len(old)} committed, {len(new)} regenerated)"
+        )
+        for i in changed[:limit]:
+            a, b = json.loads(old_by_id[i]), json.loads(new_by_id[i])
+            key = next(k for k in sorted(set(a) | set(b)) if a.get(k) != b.get(k))
+            problems.append(f"  {i} {key}: committed {json.dumps(a.get(key))[:200]} / regenerated {json.dumps(b.get(key))[:200]}")
+        for i in gone[:limit]:
+            problems.append(f"  {i} not regenerated: {json.loads(old_by_id[i])['text'][:200]}")
+        for i in added[:limit]:
+            problems.append(f"  {i} new: {json.loads(new_by_id[i])['text'][:200]}")
+    return problems
+
+
 def write_cases(path: str | Path, cases: Iterable[Case]) -> None:
     write_jsonl(path, (c.to_json() for c in cases))
 

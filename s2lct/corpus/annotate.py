@@ -6,18 +6,21 @@ operations; expansion re-annotates an expanded seed the same way to check it sti
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from s2lct.atomic import sha256_file
-from s2lct.cache import cached_json
+from s2lct.cache import cached_json, code_fingerprint, library_version
 from s2lct.config import Settings, configure_nltk
 from s2lct.corpus.polarity import SentiWordNetPolarity, get_polarity, wordnet_pos
 from s2lct.corpus.sst import Sentence, load_sst, sst_files
+from s2lct.corpus.shape import get_shape_parser
 from s2lct.corpus.tagging import get_tagger
 from s2lct.progress import ProgressFactory, no_progress
+from s2lct.text import keeps_capital
 
 _WN_CLASS = {"a": "adj", "n": "noun", "v": "verb", "r": "adv"}
 
@@ -29,6 +32,10 @@ class AnnotatedSentence:
     word_classes: frozenset[str]
     words: frozenset[str]
     n_words: int
+    # clause / noun_phrase / fragment / sentences (``s2lct.corpus.shape``); None when not parsed
+    shape: str | None = None
+    # whether the first word keeps its capital inside another sentence; None: decide from the tag
+    first_keeps_capital: bool | None = None
 
     @property
     def tokens(self) -> tuple[str, ...]:
@@ -60,14 +67,50 @@ def word_classes(tokens: Sequence[str], tags: Sequence[str], polarity: SentiWord
     return frozenset(out)
 
 
-def annotate(sentence: Sentence, tags: Sequence[str], polarity: SentiWordNetPolarity) -> AnnotatedSentence:
+def annotate(
+    sentence: Sentence,
+    tags: Sequence[str],
+    polarity: SentiWordNetPolarity,
+    shape: str | None = None,
+    first_keeps_capital: bool | None = None,
+) -> AnnotatedSentence:
     return AnnotatedSentence(
         sentence,
         tuple(tags),
         word_classes(sentence.tokens, tags, polarity),
         frozenset(t.lower() for t in sentence.tokens),
         count_words(sentence.tokens),
+        shape,
+        first_keeps_capital,
     )
+
+
+class CapitalEvidence:
+    """How a word is written *inside* sentences of the corpus: lower-cased or capitalised.
+
+    spaCy tags many capitalised sentence-initial common words as proper nouns ("Dull, a road-trip
+    movie", "Hope keeps arising"), so its tag alone would keep a capital mid-sentence. Where the
+    corpus writes the word inside sentences more often lower-cased than capitalised, it is a common
+    word; where the corpus has no evidence, spaCy's tag decides.
+    """
+
+    def __init__(self, sentences: Iterable[Sequence[str]]) -> None:
+        self.lower: Counter[str] = Counter()
+        self.capital: Counter[str] = Counter()
+        for tokens in sentences:
+            for tok in tokens[1:]:
+                if tok[:1].islower():
+                    self.lower[tok] += 1
+                elif tok[:1].isupper() and not tok.isupper():
+                    self.capital[tok.lower()] += 1
+
+    def keeps_capital(self, token: str, tag: str) -> bool:
+        if token == "I" or token.startswith("I'") or (len(token) > 1 and token.isupper()):
+            return True
+        low, cap = self.lower[token.lower()], self.capital[token.lower()]
+        if low or cap:
+            return cap >= low
+        return keeps_capital(token, tag)
 
 
 def data_hashes(data_root: Path) -> dict[str, str]:
@@ -78,16 +121,26 @@ def data_hashes(data_root: Path) -> dict[str, str]:
 def load_annotated_corpus(
     settings: Settings, progress: ProgressFactory = no_progress
 ) -> tuple[list[AnnotatedSentence], dict[str, Any]]:
-    """SST sentences with PoS tags and word classes; tagging is cached on disk (once per corpus+tagger)."""
+    """SST sentences with PoS tags, word classes and shapes; tagging and parsing are cached on disk.
+
+    Every cache key holds the data hashes, the settings and library versions used, and the
+    fingerprint of the code that computes the entry, so no entry from older code is ever reused.
+    """
     configure_nltk(settings)
     hashes = data_hashes(settings.data_root)
     tagger_name = settings.spacy_model
+    data_key = sorted(hashes.values())
+    text_code = [code_fingerprint("s2lct.corpus.sst", "s2lct.text"), library_version("nltk")]
+    spacy_key = [tagger_name, library_version("spacy")]
 
     def compute_sentences() -> list[list[Any]]:
-        return [[list(s.tokens), s.text, s.label, s.split, s.index, s.fine_label] for s in load_sst(settings.data_root)]
+        return [[list(s.tokens), s.text, s.label, s.split, s.index, s.fine_label, s.phrase_labels] for s in load_sst(settings.data_root)]
 
-    rows, _ = cached_json(settings.cache_dir, "corpus", ["sst", *sorted(hashes.values())], compute_sentences)
-    sentences = [Sentence(tuple(t), text, label, split, idx, "sst", fine) for t, text, label, split, idx, fine in rows]
+    rows, _ = cached_json(settings.cache_dir, "corpus", ["sst", *text_code, *data_key], compute_sentences)
+    sentences = [
+        Sentence(tuple(t), text, label, split, idx, "sst", fine, tuple(phrases) if phrases is not None else None)  # type: ignore[arg-type]
+        for t, text, label, split, idx, fine, phrases in rows
+    ]
 
     def compute_tags() -> dict[str, Any]:
         tagger = get_tagger(tagger_name)
@@ -101,8 +154,28 @@ def load_annotated_corpus(
         task.close()
         return {"identity": tagger.identity, "tags": out}
 
-    tagged, _ = cached_json(settings.cache_dir, "tags", ["sst-tags-v2", tagger_name, *sorted(hashes.values())], compute_tags)
+    token_key = [*text_code, *spacy_key, *data_key]
+    tagged, _ = cached_json(settings.cache_dir, "tags", ["sst-tags", code_fingerprint("s2lct.corpus.tagging"), *token_key], compute_tags)
+
+    def compute_shapes() -> dict[str, Any]:
+        parser = get_shape_parser(tagger_name)
+        task = progress("parsing corpus (seed shapes)", len(sentences))
+        out: list[str] = []
+        batch = 512
+        for i in range(0, len(sentences), batch):
+            chunk = sentences[i : i + batch]
+            out.extend(parser.shapes([s.tokens for s in chunk]))
+            task.advance(len(chunk))
+        task.close()
+        return {"identity": parser.identity, "shapes": out}
+
+    shaped, _ = cached_json(settings.cache_dir, "shapes", ["sst-shapes", code_fingerprint("s2lct.corpus.shape"), *token_key], compute_shapes)
     polarity = get_polarity()
-    corpus = [annotate(s, tags.split(" "), polarity) for s, tags in zip(sentences, tagged["tags"], strict=True)]
+    capitals = CapitalEvidence(s.tokens for s in sentences)
+    corpus = [
+        annotate(s, tag_line.split(" "), polarity, shape, capitals.keeps_capital(s.tokens[0], tag_line.split(" ", 1)[0]))
+        for s, tag_line, shape in zip(sentences, tagged["tags"], shaped["shapes"], strict=True)
+    ]
     polarity.save()
-    return corpus, {"data": hashes, "resources": {"tagger": tagged["identity"], "polarity": polarity.identity}}
+    resources = {"tagger": tagged["identity"], "shape_parser": shaped["identity"], "polarity": polarity.identity}
+    return corpus, {"data": hashes, "resources": resources}

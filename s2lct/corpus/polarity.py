@@ -81,7 +81,10 @@ class SentiWordNetPolarity:
                 "NLTK corpus sentiwordnet",
                 "run `python -m nltk.downloader sentiwordnet wordnet` or point NLTK_DATA (or S2LCT_DATA_ROOT/nltk_data) at a folder holding corpora/sentiwordnet",
             ) from None
-        self._cache_file = self._cache_dir / f"{short_hash(self.identity)}.json"
+        from s2lct.cache import code_fingerprint
+
+        # keyed by the lexicon and by the code that classifies, so a changed rule never reads old answers
+        self._cache_file = self._cache_dir / f"{short_hash(self.identity, code_fingerprint('s2lct.corpus.polarity'))}.json"
         if self._cache_file.is_file():
             try:
                 self._table = json.loads(self._cache_file.read_text(encoding="utf-8"))

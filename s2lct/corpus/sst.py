@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from s2lct.errors import MissingResourceError, S2LCTError
-from s2lct.text import detokenize, tokenize
+from s2lct.text import PTB_ESCAPES, detokenize, tokenize
 
 SST_SPLITS: tuple[str, ...] = ("train", "dev", "test")
 SST_HOW_TO_GET = (
@@ -24,9 +24,9 @@ SST_HOW_TO_GET = (
     "and pass --data-root or set S2LCT_DATA_ROOT"
 )
 
-_PTB_UNESCAPE = {"-LRB-": "(", "-RRB-": ")", "-LSB-": "[", "-RSB-": "]", "-LCB-": "{", "-RCB-": "}"}
 _LEAF = re.compile(r"\(\d ([^()\s]+)\)")
 _ROOT = re.compile(r"^\s*\((\d) ")
+_NODE = re.compile(r"\((\d) ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +40,9 @@ class Sentence:
     index: int
     source: str = "sst"
     fine_label: int | None = None
+    # how many sub-phrases (every tree node but the root, single words included) carry each fine
+    # label 0..4; None for corpora without phrase labels (user tables)
+    phrase_labels: tuple[int, int, int, int, int] | None = None
 
 
 def sst_label(fine: int) -> str:
@@ -51,9 +54,8 @@ def sst_label(fine: int) -> str:
 
 
 def unescape_token(tok: str) -> str:
-    tok = _PTB_UNESCAPE.get(tok, tok)
-    if tok == "`":
-        return "'"
+    """PTB escapes → characters; a single opening quote ` stays so the detokeniser can pair it."""
+    tok = PTB_ESCAPES.get(tok, tok)
     return tok.replace("\\/", "/").replace("\\*", "*")
 
 
@@ -66,6 +68,14 @@ def parse_sst_line(line: str) -> tuple[int, tuple[str, ...]]:
     if not leaves:
         raise ValueError("tree has no leaves")
     return int(m.group(1)), leaves
+
+
+def phrase_label_counts(line: str) -> tuple[int, int, int, int, int]:
+    """Sub-phrases per fine label (0..4) of one SST tree line, the root excluded."""
+    counts = [0] * 5
+    for label in _NODE.findall(line)[1:]:
+        counts[int(label)] += 1
+    return counts[0], counts[1], counts[2], counts[3], counts[4]
 
 
 def sst_files(data_root: Path) -> dict[str, Path]:
@@ -89,7 +99,8 @@ def load_sst(data_root: Path) -> list[Sentence]:
                     fine, tokens = parse_sst_line(line)
                 except ValueError as exc:
                     raise S2LCTError(f"{path}:{index + 1}: {exc}; expected a PTB tree like (3 (2 The) (3 film))") from None
-                out.append(Sentence(tokens, detokenize(tokens), sst_label(fine), split, index, "sst", fine))
+                phrases = phrase_label_counts(line)
+                out.append(Sentence(tokens, detokenize(tokens), sst_label(fine), split, index, "sst", fine, phrases))
     return out
 
 

@@ -86,10 +86,15 @@ def _annotate_candidates(candidates: dict[tuple[str, ...], list[ExpansionCandida
 
 
 def _as_seed(original: AnnotatedSentence, tokens: tuple[str, ...], info: tuple[Any, ...]) -> AnnotatedSentence:
-    """The expanded sentence with the original seed's label and provenance."""
+    """The expanded sentence with the original seed's label, provenance, phrase labels and shape.
+
+    The fill-ins are pure neutral words inserted under the seed's own productions, so the seed's
+    phrase labels and clause shape stand for the expanded sentence's.
+    """
     s = original.sentence
     tags, classes, words, n_words = info
-    return AnnotatedSentence(Sentence(tokens, detokenize(tokens), s.label, s.split, s.index, s.source, s.fine_label), tags, classes, words, n_words)
+    sentence = Sentence(tokens, detokenize(tokens), s.label, s.split, s.index, s.source, s.fine_label, s.phrase_labels)
+    return AnnotatedSentence(sentence, tags, classes, words, n_words, original.shape, original.first_keeps_capital)
 
 
 def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
@@ -109,7 +114,8 @@ def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
                 if not matches_any(rules, exp):  # check (c): the seed's search rules still hold
                     continue
                 try:  # the slot's transform must still apply and give the same variant
-                    same = [v for v in apply_ops(exp.tokens, exp.tags, slot.ops) if v.name == variant.name]
+                    keep = exp.first_keeps_capital if exp.tokens[:1] == seed.tokens[:1] else None
+                    same = [v for v in apply_ops(exp.tokens, exp.tags, slot.ops, keep) if v.name == variant.name]
                 except TransformError:
                     continue
                 if same:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from s2lct.corpus.annotate import AnnotatedSentence
-from s2lct.generate.search import search_pools
+from s2lct.generate.search import search_pools_counted
 from s2lct.generate.transforms import (
     Piece,
     TransformError,
@@ -41,7 +41,7 @@ def _pool_variants(pool: Sequence[AnnotatedSentence], slot: SeedSlot) -> tuple[l
     out, skipped = [], 0
     for s in pool:
         try:
-            out.append(_SeedVariants(s, tuple(apply_ops(s.tokens, s.tags, slot.ops))))
+            out.append(_SeedVariants(s, tuple(apply_ops(s.tokens, s.tags, slot.ops, s.first_keeps_capital))))
         except TransformError:
             skipped += 1
     return out, skipped
@@ -94,7 +94,8 @@ def build_case(
 
 def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], seed: int, max_cases: int | None = None) -> CapabilityResult:
     """Search seeds and apply the templates; sample at most ``max_cases`` cases (spec value if None)."""
-    pools = sample_pools(spec, search_pools(spec, corpus), seed)
+    found, removed = search_pools_counted(spec, corpus)
+    pools = sample_pools(spec, found, seed)
     limit = max_cases if max_cases is not None else spec.sampling.max_cases
     variants: dict[tuple[str, str], list[_SeedVariants]] = {}
     skipped = 0
@@ -135,4 +136,5 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
                 cases[case.id] = case
                 origins[case.id] = (template, combos[t_index][c], bound)
     ordered = [cases[k] for k in sorted(cases)]
-    return CapabilityResult(spec, ordered, pools, candidates, skipped, origins=origins)
+    extra = {"seeds_removed_by_rule": removed} if removed else {}
+    return CapabilityResult(spec, ordered, pools, candidates, skipped, extra=extra, origins=origins)

@@ -1,17 +1,60 @@
 """Seed search: which annotated sentences meet a spec's search rules.
 
 Sentences come annotated with the word classes they contain (``s2lct.corpus.annotate``), so
-matching a rule is a few set operations and at most three regex searches.
+matching a rule is a few set operations and at most three regex searches. The clean-label and
+shape conditions (``shape``, ``phrases``) are counted apart: for every pool, how many seeds that
+meet a rule's other conditions each of them removes, so a spec author sees what a rule costs.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Sequence
 
 from s2lct.corpus.annotate import AnnotatedSentence
+from s2lct.errors import S2LCTError
 from s2lct.spec import CapabilitySpec, SearchRule
+from s2lct.spec.language import PHRASE_LABELS
+
+# the 3-way class boundaries on SST's [0, 1] sentiment scale
+CLASS_BOUNDARIES = (0.4, 0.6)
+
+
+class MissingPhraseLabels(S2LCTError):
+    """A rule needs a treebank's phrase labels and the seed's corpus has none."""
+
+
+def root_score(fine_label: int) -> float:
+    """The middle of a fine class's fifth of [0, 1]: SST trees give the class, not the score."""
+    return (fine_label + 0.5) / 5
+
+
+def root_margin(fine_label: int) -> float:
+    score = root_score(fine_label)
+    return round(min(abs(score - b) for b in CLASS_BOUNDARIES), 6)
+
+
+def clean_label_failures(rule: SearchRule, s: AnnotatedSentence) -> list[str]:
+    """Names of the shape and phrase-label conditions of ``rule`` that ``s`` fails."""
+    failed = []
+    if rule.shape is not None and s.shape not in rule.shape:
+        if s.shape is None:
+            raise S2LCTError(f"seed {s.sentence.source}:{s.sentence.split}:{s.sentence.index} has no parse; a 'shape' rule needs the annotated corpus")
+        failed.append("shape")
+    if rule.phrases is not None:
+        counts, fine = s.sentence.phrase_labels, s.sentence.fine_label
+        if counts is None or fine is None:
+            raise MissingPhraseLabels(
+                f"a 'phrases' rule needs phrase labels, and corpus {s.sentence.source!r} has none "
+                "(only treebanks such as SST trees have them); remove the rule or use a treebank corpus"
+            )
+        if rule.phrases.forbid and any(counts[PHRASE_LABELS.index(name)] for name in rule.phrases.forbid):
+            failed.append("phrases.forbid")
+        if rule.phrases.root_margin is not None and root_margin(fine) < rule.phrases.root_margin:
+            failed.append("phrases.root_margin")
+    return failed
 
 
 @functools.lru_cache(maxsize=1024)
@@ -24,6 +67,10 @@ def _compile(pattern: str, where: str) -> re.Pattern[str]:
 
 
 def matches(rule: SearchRule, s: AnnotatedSentence) -> bool:
+    return _matches_base(rule, s) and not clean_label_failures(rule, s)
+
+
+def _matches_base(rule: SearchRule, s: AnnotatedSentence) -> bool:
     if rule.label is not None and s.label not in rule.labels():
         return False
     if rule.length is not None:
@@ -54,13 +101,38 @@ def matches_any(rules: Sequence[SearchRule], s: AnnotatedSentence) -> bool:
 
 def search_pools(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence]) -> dict[str, list[AnnotatedSentence]]:
     """Seed pool name → matching sentences in corpus order, duplicates (same tokens) dropped."""
+    return search_pools_counted(spec, corpus)[0]
+
+
+def search_pools_counted(
+    spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence]
+) -> tuple[dict[str, list[AnnotatedSentence]], dict[str, dict[str, int]]]:
+    """``search_pools`` plus, per pool, how many distinct seeds each shape/phrase condition removed.
+
+    A seed counts against a condition when some rule of the pool accepts it on its other
+    conditions and every such rule fails it; a seed failing two conditions counts for both.
+    """
     pools: dict[str, list[AnnotatedSentence]] = {}
+    removed: dict[str, dict[str, int]] = {}
     for name, pool in spec.seeds.items():
         seen: set[tuple[str, ...]] = set()
+        rejected: set[tuple[str, ...]] = set()
         found = []
+        counts: Counter[str] = Counter()
         for s in corpus:
-            if s.tokens not in seen and matches_any(pool.any_of, s):
+            if s.tokens in seen:
+                continue
+            base = [r for r in pool.any_of if _matches_base(r, s)]
+            if not base:
+                continue
+            failures = [clean_label_failures(r, s) for r in base]
+            if any(not f for f in failures):
                 seen.add(s.tokens)
                 found.append(s)
+            elif s.tokens not in rejected:
+                rejected.add(s.tokens)
+                counts.update(set().union(*failures))
         pools[name] = found
-    return pools
+        if any(r.shape is not None or r.phrases is not None for r in pool.any_of):
+            removed[name] = {"candidates": len(seen | rejected), "kept": len(found), **dict(sorted(counts.items()))}
+    return pools, removed

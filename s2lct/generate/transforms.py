@@ -28,6 +28,9 @@ class Variant:
     tokens: tuple[str, ...]
     tags: tuple[str, ...]
     name: str
+    # whether the first token keeps its capital mid-sentence (corpus evidence, see
+    # ``s2lct.corpus.annotate.CapitalEvidence``); None: decide from its PoS tag
+    first_keeps_capital: bool | None = None
 
 
 class TransformError(ValueError):
@@ -50,30 +53,71 @@ def negate_copula(v: Variant) -> list[Variant]:
                 tokens = v.tokens[: i + 1] + (neg,) + v.tokens[i + 1 :]
                 tags = v.tags[: i + 1] + ("RB",) + v.tags[i + 1 :]
                 shown = f"{tok} {neg}" if neg == "not" else f"{tok}{neg}"
-                out.append(Variant(tokens, tags, _join_name(v.name, f"negate_copula:{shown}")))
+                out.append(Variant(tokens, tags, _join_name(v.name, f"negate_copula:{shown}"), v.first_keeps_capital))
             return out
     raise TransformError("no copula (is/are) to negate")
 
 
+CLOSING_QUOTES = frozenset({"'", "''", "’", "”"})
+
+
 def strip_final_punct(v: Variant) -> list[Variant]:
-    n = len(v.tokens)
-    while n > 1 and v.tokens[n - 1] in FINAL_PUNCT:
+    """Drop final punctuation, also inside a closing quote ("... 20 years .'" → "... 20 years'")."""
+    toks, tags = list(v.tokens), list(v.tags)
+    quote = None
+    if len(toks) > 2 and toks[-1] in CLOSING_QUOTES and toks[-2] in FINAL_PUNCT:
+        quote = (toks.pop(), tags.pop())
+    n = len(toks)
+    while n > 1 and toks[n - 1] in FINAL_PUNCT:
         n -= 1
-    return [Variant(v.tokens[:n], v.tags[:n], v.name)]
+    toks, tags = toks[:n], tags[:n]
+    if quote is not None:
+        toks.append(quote[0])
+        tags.append(quote[1])
+    return [Variant(tuple(toks), tuple(tags), v.name, v.first_keeps_capital)]
 
 
 def lowercase_first(v: Variant) -> list[Variant]:
     """Lower-case the first word unless it keeps its capital, so the seed reads mid-sentence."""
-    if not v.tokens or keeps_capital(v.tokens[0], v.tags[0]):
+    if not v.tokens:
+        return [v]
+    keep = v.first_keeps_capital if v.first_keeps_capital is not None else keeps_capital(v.tokens[0], v.tags[0])
+    if keep:
         return [v]
     first = v.tokens[0]
     return [Variant((first[:1].lower() + first[1:],) + v.tokens[1:], v.tags, v.name)]
+
+
+LEADING_CONJUNCTIONS = frozenset({"and", "but", "or", "so", "yet", "nor", "plus"})
+# discourse words that open a seed only when a comma follows ("Yes, ...", "Well, ...")
+LEADING_INTERJECTIONS = frozenset({"yes", "no", "well", "oh", "ok", "okay", "sure", "alas", "still", "now"})
+LEADING_PUNCT = frozenset({"...", "..", "--", "-", ",", ";", ":"})
+
+
+def strip_leading_conjunction(v: Variant) -> list[Variant]:
+    """Drop an opening "And"/"But"/"So", "Yes,"/"Well," or "..." from a seed embedded after "that".
+
+    Embedded, they read "I think that and the finale ..." or "Do I agree that yes, ...".
+    """
+    n, toks = 0, v.tokens
+    while n < len(toks) - 1:
+        word = toks[n].lower()
+        if toks[n] in LEADING_PUNCT or word in LEADING_CONJUNCTIONS:
+            n += 1
+        elif word in LEADING_INTERJECTIONS and toks[n + 1] == ",":
+            n += 2
+        else:
+            break
+    if n == 0 or n >= len(toks):
+        return [v]
+    return [Variant(toks[n:], v.tags[n:], v.name)]
 
 
 OPS: dict[str, Callable[[Variant], list[Variant]]] = {
     "negate_copula": negate_copula,
     "strip_final_punct": strip_final_punct,
     "lowercase_first": lowercase_first,
+    "strip_leading_conjunction": strip_leading_conjunction,
 }
 
 
@@ -81,9 +125,9 @@ def _join_name(a: str, b: str) -> str:
     return b if a in ("", "none") else f"{a}+{b}"
 
 
-def apply_ops(tokens: Sequence[str], tags: Sequence[str], ops: Sequence[str]) -> list[Variant]:
+def apply_ops(tokens: Sequence[str], tags: Sequence[str], ops: Sequence[str], first_keeps_capital: bool | None = None) -> list[Variant]:
     """All variants of a seed after the operations, in a fixed order; raises ``TransformError``."""
-    variants = [Variant(tuple(tokens), tuple(tags), "none")]
+    variants = [Variant(tuple(tokens), tuple(tags), "none", first_keeps_capital)]
     for op in ops:
         variants = [w for v in variants for w in OPS[op](v)]
     return variants

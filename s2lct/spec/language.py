@@ -22,7 +22,11 @@ IDENT = r"^[A-Za-z][A-Za-z0-9_\-]*$"
 # Every combination of a template's literal alternatives is enumerated for every seed before
 # sampling, so an unbounded product would exhaust memory; real templates use tens.
 MAX_TEMPLATE_COMBINATIONS = 10_000
-SeedOp = Literal["negate_copula", "strip_final_punct", "lowercase_first"]
+SeedOp = Literal["negate_copula", "strip_final_punct", "lowercase_first", "strip_leading_conjunction"]
+Shape = Literal["clause", "noun_phrase", "fragment", "sentences"]
+PhraseLabel = Literal["very negative", "negative", "neutral", "positive", "very positive"]
+# SST's fine labels, in order 0..4
+PHRASE_LABELS: tuple[str, ...] = ("very negative", "negative", "neutral", "positive", "very positive")
 
 
 PATH_TAG = re.compile(r"^@([^@]*)@ ")
@@ -59,6 +63,28 @@ class Length(_Strict):
         return self
 
 
+class PhraseRule(_Strict):
+    """Conditions on the labels a treebank gives a seed's sub-phrases and root (SST: fine labels 0..4).
+
+    Needs a corpus with phrase labels (SST trees); a spec using it on a corpus without them is an error.
+    """
+
+    forbid: list[PhraseLabel] = Field(
+        default_factory=list,
+        description="no sub-phrase (any tree node below the root, single words included) may carry one of these labels",
+    )
+    root_margin: float | None = Field(
+        default=None,
+        ge=0,
+        le=0.5,
+        description=(
+            "minimum distance of the root's sentiment score from the 3-way class boundaries 0.4 and 0.6; "
+            "SST trees give a fine class, whose score is the middle of its fifth of [0, 1] "
+            "(0.1, 0.3, 0.5, 0.7, 0.9), so 0.1 keeps every seed and 0.2 keeps only very negative/very positive ones"
+        ),
+    )
+
+
 class SearchRule(_Strict):
     """Conditions a seed sentence must meet; all given conditions must hold."""
 
@@ -71,6 +97,15 @@ class SearchRule(_Strict):
     start: str | None = Field(default=None, description="regex matched at the start of the detokenised sentence")
     end: str | None = Field(default=None, description="regex matched at the end of the detokenised sentence")
     contains: str | None = Field(default=None, description="regex found anywhere in the detokenised sentence")
+    shape: list[Shape] | None = Field(
+        default=None,
+        description=(
+            "allowed seed shapes from a dependency parse: clause (one sentence whose root has a subject), "
+            "noun_phrase (one root, a noun, no subject), fragment (any other single root without a subject, "
+            "e.g. a verb phrase), sentences (more than one root)"
+        ),
+    )
+    phrases: PhraseRule | None = Field(default=None, description="rules over the treebank's phrase labels")
 
     _regex = field_validator("start", "end", "contains")(classmethod(lambda cls, v: _check_regex(v)))
 
@@ -91,10 +126,22 @@ class SeedSlot(_Strict):
     seed: str = Field(pattern=IDENT, description="name of a seed pool")
     slot: str | None = Field(default=None, pattern=IDENT, description="slot name (defaults to the pool name)")
     ops: list[SeedOp] = Field(default_factory=list, description="applied to the seed in order")
+    label: Label | list[Label] | None = Field(
+        default=None,
+        description=(
+            "the polarity this slot's seed must have (e.g. the past opinion of LC3 is positive before "
+            "'but now I don't like it'); every rule of the pool must search only these labels"
+        ),
+    )
 
     @property
     def name(self) -> str:
         return self.slot or self.seed
+
+    def labels(self) -> tuple[str, ...] | None:
+        if self.label is None:
+            return None
+        return (self.label,) if isinstance(self.label, str) else tuple(self.label)
 
 
 class SeedLabel(_Strict):
@@ -173,6 +220,14 @@ class CapabilitySpec(_Strict):
             for pi, slot in enumerate(t.parts):
                 if isinstance(slot, SeedSlot) and slot.seed not in self.seeds:
                     raise ValueError(at_path(("templates", ti, "parts", pi, "seed"), f"template {t.id!r} uses seed pool {slot.seed!r}; defined pools: {sorted(self.seeds)}"))
+                if isinstance(slot, SeedSlot) and slot.labels() is not None:
+                    found = {lab for rule in self.seeds[slot.seed].any_of for lab in rule.labels()}
+                    if not found <= set(slot.labels() or ()):
+                        raise ValueError(at_path(
+                            ("templates", ti, "parts", pi, "label"),
+                            f"template {t.id!r}: slot {slot.name!r} must hold {sorted(slot.labels() or ())} seeds, "
+                            f"but pool {slot.seed!r} can give {sorted(found)}; add 'label:' to the pool's rules",
+                        ))
             if isinstance(t.expected, SeedLabel):
                 names = [s.name for s in t.slots()]
                 if t.expected.seed_label not in names:

@@ -72,3 +72,13 @@ def test_table_errors_name_file_and_line(tmp_path: Path):
     with pytest.raises(S2LCTError, match="unsupported table type"):
         (tmp_path / "x.xml").write_text("<a/>")
         load_table(tmp_path / "x.xml")
+
+
+def test_capital_evidence_prefers_how_the_corpus_writes_a_word_inside_sentences():
+    from s2lct.corpus.annotate import CapitalEvidence
+
+    ev = CapitalEvidence([("It", "is", "dull", "."), ("So", "dull", "."), ("I", "like", "Spielberg"), ("See", "Spielberg", "films")])
+    assert not ev.keeps_capital("Dull", "NNP")  # spaCy's tag says proper noun; the corpus says not
+    assert ev.keeps_capital("Spielberg", "NN")
+    assert ev.keeps_capital("Godard", "NNP") and not ev.keeps_capital("Bland", "JJ")  # no evidence: the tag decides
+    assert ev.keeps_capital("I", "PRP") and ev.keeps_capital("TV", "NN")

@@ -65,7 +65,7 @@ def test_every_case_meets_its_spec(cases, specs, corpus):
             # the seed meets the search rule of its pool before the transform
             assert matches_any(spec.seeds[slots[ref.slot].seed].any_of, seed), (case.id, ref)
             # and its fragment is one of the seed's transformed variants
-            variants = {v for v in apply_ops(seed.tokens, seed.tags, slots[ref.slot].ops)}
+            variants = {v for v in apply_ops(seed.tokens, seed.tags, slots[ref.slot].ops, seed.first_keeps_capital)}
             frag = next(f for f in case.fragments if f.slot == ref.slot)
             assert frag.label == ref.label and frag.kind == "seed"
             assert any(frag.text == detokenize(v.tokens) for v in variants)
@@ -77,13 +77,26 @@ def test_ids_are_unique_and_files_sorted(suite_dir):
         assert ids == sorted(ids) and len(set(ids)) == len(ids)
 
 
-def test_paper_shapes(cases):
+def test_template_wording(cases):
     lc4 = [c for c in cases if c.capability == "LC4"]
     assert lc4 and all(("is not" in c.text or "isn't" in c.text or "are not" in c.text or "aren't" in c.text) for c in lc4)
     lc10 = [c for c in cases if c.capability == "LC10"]
-    assert all(c.text.startswith(("Do I think that", "Do I agree that")) and c.text.endswith("? no") for c in lc10)
+    assert lc10 and all(c.text.startswith(("Do I think that", "Do I agree that", "Would I call it", "Would I describe it as")) for c in lc10)
+    assert all(c.text.endswith(("? No, I don't.", "? No, I wouldn't.", "? No.")) for c in lc10)
     lc8 = [c for c in cases if c.capability == "LC8"]
     assert all(len(c.seeds) == 2 and c.expected == (next(s.label for s in c.seeds if s.slot == "author"),) for c in lc8)
+
+
+def test_embedded_seeds_read_mid_sentence(cases, corpus):
+    """An embedded seed starts with neither a conjunction nor a capital that the corpus writes lower-cased."""
+    from s2lct.generate.transforms import LEADING_CONJUNCTIONS
+
+    embedded = [(c, f) for c in cases for f in c.fragments if f.kind == "seed" and f.start > 0]
+    assert embedded
+    for c, f in embedded:
+        first = f.text.split()[0].lower().strip(",")
+        assert first not in LEADING_CONJUNCTIONS and not f.text.startswith(("...", "--")), c.text
+    assert not [c.text for c, f in embedded if f.text.startswith(("Dull,", "The ", "A ", "It ", "This "))]
 
 
 def test_same_seed_gives_identical_bytes_and_other_seed_differs(tmp_path, suite_dir, repo_dir):

@@ -80,3 +80,36 @@ def test_fragments_always_tile_the_text(parts):
     # only single spaces between fragments
     gaps = [text[a.end : b.start] for a, b in zip(frags, frags[1:])]
     assert set(gaps) <= {"", " "}
+
+
+@pytest.mark.parametrize(
+    "tokens,text",
+    [
+        ("And the mushy finale turns John Q into a movie .", "the mushy finale turns John Q into a movie."),
+        ("But , it works .", "it works."),
+        ("Yes , MIBII is rote work .", "MIBII is rote work."),
+        ("... a sour little movie .", "a sour little movie."),
+        ("Andrew works .", "Andrew works."),  # a name, not a conjunction
+        ("No one cares .", "No one cares."),  # "No" without a comma is a determiner
+    ],
+)
+def test_strip_leading_conjunction(tokens, text):
+    from s2lct.generate.transforms import strip_leading_conjunction
+
+    toks = tuple(tokens.split())
+    (v,) = strip_leading_conjunction(Variant(toks, ("XX",) * len(toks), "none"))
+    assert detokenize(v.tokens) == text
+
+
+def test_lowercase_first_follows_corpus_evidence_over_the_tag():
+    # spaCy tags the sentence-initial "Dull" NNP; the corpus writes "dull" lower-cased inside sentences
+    dull = Variant(("Dull", ",", "a", "road-trip", "movie"), ("NNP", ",", "DT", "NN", "NN"), "none", first_keeps_capital=False)
+    assert lowercase_first(dull)[0].tokens[0] == "dull"
+    name = Variant(("Spielberg", "wins"), ("NN", "VBZ"), "none", first_keeps_capital=True)
+    assert lowercase_first(name)[0].tokens[0] == "Spielberg"
+
+
+def test_strip_final_punct_inside_a_closing_quote():
+    toks = ("It", "sets", "us", "back", "20", "years", ".", "'")
+    (v,) = strip_final_punct(Variant(toks, ("XX",) * len(toks), "none"))
+    assert detokenize(v.tokens) == "It sets us back 20 years'"
