@@ -143,8 +143,8 @@ def _read_partial(path: Path) -> list[dict[str, Any]]:
 def find_failures(model: SentimentModel, suite: str | Path, only: Iterable[str] | None, *, batch_size: int | None = None,
                   use_cache: bool = True) -> tuple[list[Failure], int, dict[str, Any]]:
     """(failing cases in suite order, number of cases, manifest)."""
-    from ..predict import predict_texts
-    from ..runner import judge, load_selection
+    from ..run.predict import predict_texts
+    from ..run.runner import judge, load_selection
 
     selection = load_selection(suite, only=only)
     with warnings.catch_warnings():
