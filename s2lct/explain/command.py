@@ -300,6 +300,14 @@ def render_summary_table(summary: dict[str, Any]) -> Any:
     return table
 
 
+def format_evidence(record: dict[str, Any]) -> str:
+    """One line: the explainer's top evidence words with their origin, and where rmax falls."""
+    ev = ", ".join(f"'{e['text']}' ({e['origin']}, {e['relevance']:+.3g})" for e in record["evidence"]) or "none"
+    loc = record["localisation"]
+    where = "no word stands out" if loc["word"] is None else f"rmax in {loc['category']}" + (" (its label = the prediction)" if loc["hit"] else "")
+    return f"evidence for {record['explained_class']} ({record['explainer']}): {ev}; {where}"
+
+
 def format_failure(record: dict[str, Any]) -> str:
     """A failure as a user reads it: prediction, evidence for/against with origins, rmax location."""
     if record.get("status") != "ok":
