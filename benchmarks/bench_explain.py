@@ -52,6 +52,7 @@ def main() -> None:
     ap.add_argument("--explainers", default=ALL)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--suite", default=str(REPO / "generated"))
+    ap.add_argument("--only", default=None, help="comma-separated capabilities (default: all)")
     args = ap.parse_args()
     import torch
 
@@ -65,7 +66,7 @@ def main() -> None:
     handle = prepare_model(model)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        failures, n_cases, _ = find_failures(model, args.suite, None)
+        failures, n_cases, _ = find_failures(model, args.suite, args.only.split(",") if args.only else None)
     failures = failures[: args.cases]
     print(f"minilm-sst2: {len(failures)} failing cases (of {n_cases}), torch threads {args.threads}")
     print(f"{'explainer':<14}{'s/case':>10}{'floor s/case':>14}{'ratio':>8}{'evals/case':>12}")
