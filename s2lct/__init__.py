@@ -6,6 +6,7 @@ The public API, imported lazily (the pytest plugin imports this package in every
     specs = load_specs(["specs"])
     report = generate_suite("specs", "generated", get_settings(), seed=0, expand=False)
     for case in load_suite("generated"): ...
+    result = explain("minilm-sst2", "generated", explainers="ig,occlusion1", out="explained")
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ _API = {
     "load_suite": "suite",
     "read_cases": "suite",
     "load_manifest": "suite",
+    "explain": "explain",
 }
 
 __all__ = ["LABELS", "__version__", *_API]

@@ -126,6 +126,30 @@ def run(
 
 
 @app.command()
+def explain(
+    model: Annotated[str, typer.Option("--model", "-m", help="Model alias, HF folder or hub name.")],
+    out: Annotated[Path, typer.Option("--out", help="Output folder (explanations.jsonl, summary.json, report.html); resumable.")],
+    suite: Annotated[Path, typer.Option("--suite", help="Suite folder.")] = Path("generated"),
+    only: Annotated[Optional[str], typer.Option("--only", help="Comma-separated capability ids, e.g. LC4,LC7.")] = None,
+    explainers: Annotated[Optional[str], typer.Option("--explainers", help="Comma-separated explainer names (default: ig,occlusion1,limsse_ms_p where they apply).")] = None,
+    max_failures_per_capability: Annotated[Optional[int], typer.Option("--max-failures-per-capability", min=1, help="Explain at most N failures per capability (fixed-seed sample).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the per-capability sample.")] = 0,
+    models_dir: Annotated[Optional[Path], typer.Option("--models-dir", help="Folder of offline models (env S2LCT_MODELS_DIR).")] = None,
+    batch_size: Annotated[Optional[int], typer.Option("--batch-size", min=1, help="Prediction batch size.")] = None,
+    threads: Annotated[Optional[int], typer.Option("--threads", min=1, help="torch CPU threads.")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the prediction cache.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Explain every failing case: word relevances per explainer and where the blame falls."""
+    from .explain.command import explain_command
+
+    code = explain_command(model, suite, out, only=only, explainers=explainers, max_failures_per_capability=max_failures_per_capability,
+                           seed=seed, models_dir=models_dir, batch_size=batch_size, use_cache=not no_cache, quiet=quiet, threads=threads)
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command()
 def diversity(
     suite: Annotated[Path, typer.Option("--suite", help="Suite folder.")] = Path("generated"),
     only: Annotated[Optional[str], typer.Option("--only", help="Comma-separated capability ids.")] = None,

@@ -49,6 +49,12 @@ class _State:
 _STATE = pytest.StashKey[_State]()
 
 
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    from . import hookspecs
+
+    pluginmanager.add_hookspecs(hookspecs)
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     g = parser.getgroup("s2lct", "s2lct: behavioural test suites for sentiment models")
     g.addoption("--model", action="append", dest="s2lct_models", default=[], metavar="NAME",
@@ -175,13 +181,16 @@ class CaseItem(pytest.Item):
         case = self.case
         passed = judge(case, pred.label)
         seed_ok = seed_passed(state.selection, case, preds)
+        extra = None if passed else self.config.hook.pytest_s2lct_explain_failure(
+            config=self.config, case=case, model=state.models[self.model_name], prediction=pred)
         self.user_properties.append((PROPERTY, {
             "model": self.model_name, "id": case.id, "capability": case.capability, "text": case.text,
             "expected": list(case.expected), "predicted": pred.label, "probs": dict(pred.probs),
             "passed": passed, "truncated": pred.truncated, "seed_case": case.seed_case_id, "seed_passed": seed_ok,
+            **({"explanation": extra["explanation"]} if extra else {}),
         }))
         if not passed:
-            raise CaseFailed(self._message(pred, seed_ok))
+            raise CaseFailed(self._message(pred, seed_ok) + (f"\n{extra['message']}" if extra else ""))
 
     def _message(self, pred: Any, seed_passed: bool | None) -> str:
         state = self.config.stash[_STATE]

@@ -50,6 +50,7 @@ class CaseOutcome:
     truncated: bool = False
     seed_case: str | None = None
     seed_passed: bool | None = None  # for expansions: did the seed case pass (None: unknown)
+    explanation: dict[str, Any] | None = None  # top evidence of the failure, when an explainer ran
 
     @property
     def is_expansion(self) -> bool:
@@ -67,6 +68,7 @@ class CaseOutcome:
             "truncated": self.truncated,
             "seed_case": self.seed_case,
             "seed_passed": self.seed_passed,
+            **({"explanation": self.explanation} if self.explanation is not None else {}),
         }
 
     @classmethod
@@ -75,6 +77,7 @@ class CaseOutcome:
             case_id=d["id"], capability=d["capability"], text=d["text"], expected=tuple(d["expected"]),
             predicted=d["predicted"], probs=dict(d["probs"]), passed=bool(d["passed"]),
             truncated=bool(d.get("truncated", False)), seed_case=d.get("seed_case"), seed_passed=d.get("seed_passed"),
+            explanation=d.get("explanation"),
         )
 
 
@@ -250,7 +253,8 @@ def render_markdown(reports: Sequence[ModelReport]) -> str:
                     "| Case | Text | Expected | Predicted | p(neg / neu / pos) |", "|---|---|---|---|---|"]
             for o in first_failing(r, MD_FAILING_PER_CAPABILITY):
                 p = o.probs
-                out.append(f"| {o.case_id} | {_md_escape(o.text)} | {', '.join(o.expected)} | {o.predicted} | "
+                why = f"<br>{_md_escape(o.explanation['summary'])}" if o.explanation else ""
+                out.append(f"| {o.case_id} | {_md_escape(o.text)}{why} | {', '.join(o.expected)} | {o.predicted} | "
                            f"{p['negative']:.3f} / {p['neutral']:.3f} / {p['positive']:.3f} |")
             out.append("")
     return "\n".join(out)
@@ -388,7 +392,9 @@ def render_html(reports: Sequence[ModelReport]) -> str:
             for o in first_failing(r, HTML_FAILING_PER_CAPABILITY):
                 p = o.probs
                 parts.append(f'<tr class="failing-case" data-model="{esc(r.model)}" data-case="{esc(o.case_id)}">'
-                             f"<td>{esc(o.case_id)}</td><td>{esc(o.text)}</td><td>{esc(', '.join(o.expected))}</td>"
+                             f"<td>{esc(o.case_id)}</td><td>{esc(o.text)}"
+                             + (f'<br><small class="explanation">{esc(o.explanation["summary"])}</small>' if o.explanation else "")
+                             + f"</td><td>{esc(', '.join(o.expected))}</td>"
                              f"<td>{esc(o.predicted)}</td><td class=num>{p['negative']:.3f}</td>"
                              f"<td class=num>{p['neutral']:.3f}</td><td class=num>{p['positive']:.3f}</td></tr>")
             parts.append("</tbody></table>")

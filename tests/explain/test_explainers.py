@@ -1,0 +1,186 @@
+"""Every explainer on a bag-of-words linear model whose relevances are known, the black-box ones
+through the SentimentModel interface too, and the gradient ones on tiny BERT/RoBERTa/DistilBERT."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from s2lct.explain.adapters import ModelHandle, TokenScorer, prepare_model
+from s2lct.explain.base import NotApplicable
+from s2lct.explain.perturbation import ngram_windows
+from s2lct.explain.registry import available, get_explainer, parse_explainers
+from s2lct.explain.base import ExplainError
+from s2lct.models import CallableModel, load_model
+
+from _explain_tiny import WEIGHTS, BowClassifier, tiny_hf
+
+torch.set_num_threads(1)
+TEXT = "the movie is not great but the plot was dull and bad"
+WORDS = TEXT.split()
+C = np.array([WEIGHTS.get(w, 0.0) for w in WORDS])  # known contribution of each word to s(positive)
+S = C.sum()
+P = 1 / (1 + np.exp(-2 * S))  # p(positive) = softmax([-S, S])[1]
+
+
+@pytest.fixture(scope="module")
+def bow() -> ModelHandle:
+    return prepare_model(BowClassifier())
+
+
+def explain(handle: ModelHandle, name: str, text: str = TEXT, target: str = "positive"):
+    return get_explainer(name).explain(handle, text, target)
+
+
+def test_lrp_is_proportional_to_the_contributions(bow):
+    """Captum's LRP passes the relevance of the functional x T after the mean pool on as a
+    gradient, so the scale is off by T; ranks and signs are exact."""
+    for target, sign in (("positive", 1), ("negative", -1)):
+        rel = np.array(explain(bow, "lrp", target=target).relevances)
+        np.testing.assert_allclose(rel, sign * C * (len(WORDS) + 2), rtol=1e-4, atol=1e-4)
+
+
+@pytest.mark.parametrize("name", ["grad_dot_s", "ig", "deeplift", "occlusion1", "omission1", "limsse_ms_s"])
+def test_exact_on_a_linear_model(bow, name):
+    exp = explain(bow, name)
+    assert exp.words == tuple(WORDS)
+    np.testing.assert_allclose(exp.relevances, C, atol=1e-4)
+    neg = explain(bow, name, target="negative")  # the other class: signs flip
+    np.testing.assert_allclose(neg.relevances, -C, atol=1e-4)
+
+
+@pytest.mark.parametrize("n", [3, 7])
+@pytest.mark.parametrize("kind", ["occlusion", "omission"])
+def test_ngram_perturbation_averages_the_windows(bow, kind, n):
+    exp = explain(bow, f"{kind}{n}")
+    expected = np.zeros(len(C))
+    for t in range(len(C)):
+        windows = [(max(j, 0), min(j + n, len(C))) for j in range(t - n + 1, t + 1)]
+        expected[t] = np.mean([C[a:b].sum() for a, b in windows])
+    np.testing.assert_allclose(exp.relevances, expected, atol=1e-4)
+    assert len(ngram_windows(len(C), n)) == len(C) + n - 1
+
+
+def test_probability_gradients_are_scaled_score_gradients(bow):
+    dp = 2 * P * (1 - P)  # d p(positive) / d s(positive) for p = sigmoid(2 s)
+    np.testing.assert_allclose(explain(bow, "grad_dot_p").relevances, dp * C, rtol=1e-4, atol=1e-7)
+    np.testing.assert_allclose(explain(bow, "grad_l2_s").relevances, np.ones(len(C)), rtol=1e-5)  # |W_k| = 1 per word
+    np.testing.assert_allclose(explain(bow, "grad_l2_p").relevances, np.full(len(C), dp), rtol=1e-4)
+
+
+def test_integrated_gradients_is_complete(bow):
+    exp = explain(bow, "ig_p")
+    assert sum(exp.relevances) == pytest.approx(exp.info["output_difference"], abs=1e-3)
+    assert abs(exp.info["convergence_delta"]) < 1e-3
+    assert exp.info["output_difference"] == pytest.approx(P - 0.5, abs=1e-5)
+
+
+@pytest.mark.parametrize("name", ["lime", "limsse_bb", "limsse_ms_p", "grad_dot_p", "ig_p"])
+def test_heaviest_word_first_and_signs_right(bow, name):
+    exp = explain(bow, name, text="great movie but dull and bad")
+    weights = [WEIGHTS.get(w, 0.0) for w in exp.words]
+    assert exp.words[exp.ranked()[0]] == "great"
+    for w, c, r in zip(exp.words, weights, exp.relevances, strict=True):
+        if abs(c) >= 0.4:
+            assert np.sign(r) == np.sign(c), (w, r)
+    assert exp.words[int(np.argmin(exp.relevances))] == "bad"
+
+
+def bow_probabilities(texts):
+    out = []
+    for t in texts:
+        s = sum(WEIGHTS.get(w.lower(), 0.0) for w in t.split())
+        p = float(1 / (1 + np.exp(-2 * s)))
+        out.append([1 - p, p])
+    return out
+
+
+@pytest.mark.parametrize("name", ["occlusion1", "omission1", "occlusion3", "lime", "limsse_bb", "limsse_ms_p"])
+def test_black_box_explainers_work_through_the_sentiment_model_interface(name):
+    handle = prepare_model(CallableModel("bow-callable", bow_probabilities))
+    assert handle.torch is None
+    exp = explain(handle, name, text="great movie but dull and bad")
+    assert exp.words[exp.ranked()[0]] == "great"
+    assert exp.words[int(np.argmin(exp.relevances))] == "bad"
+
+
+def test_vader_occlusion_points_at_the_opinion_word():
+    handle = prepare_model(load_model("vader"))
+    exp = explain(handle, "occlusion1", text="The plot was dull and the acting was terrible.", target="negative")
+    assert exp.words[exp.ranked()[0]] in {"dull", "terrible"}
+    assert exp.info["output"] == "p"
+
+
+@pytest.mark.parametrize("name", ["grad_dot_s", "ig", "deeplift", "lrp", "limsse_ms_s"])
+def test_gradient_and_score_explainers_say_why_they_do_not_apply_to_vader(name):
+    handle = prepare_model(load_model("vader"))
+    reason = get_explainer(name).not_applicable(handle)
+    assert reason and name in reason and "vader" in reason
+
+
+def test_unknown_explainer_lists_the_registered_ones():
+    with pytest.raises(ExplainError) as err:
+        parse_explainers("ig,nonsense")
+    assert "'nonsense'" in str(err.value) and "occlusion1" in str(err.value) and "limsse_ms_p" in str(err.value)
+    assert {"grad_l2_s", "grad_l2_p", "grad_dot_s", "grad_dot_p", "ig", "deeplift", "lrp", "lime", "limsse_bb",
+            "limsse_ms_s", "limsse_ms_p", "occlusion1", "occlusion3", "occlusion7", "omission1", "omission3", "omission7"} <= set(available())
+
+
+@pytest.fixture(scope="module", params=["bert", "roberta", "distilbert"])
+def tiny(request) -> ModelHandle:
+    return prepare_model(tiny_hf(request.param))
+
+
+@pytest.mark.parametrize("name", ["grad_l2_s", "grad_dot_s", "grad_dot_p", "ig", "occlusion1", "limsse_ms_s"])
+def test_explainers_run_on_every_architecture_family(tiny, name):
+    text = "the movie isn't unwatchable, but the plot was dull"
+    exp = explain(tiny, name, text)
+    assert exp.words == ("the", "movie", "isn't", "unwatchable", ",", "but", "the", "plot", "was", "dull")
+    assert all(np.isfinite(exp.relevances))
+    assert max(abs(r) for r in exp.relevances) > 1e-6
+    if name == "ig":  # completeness held, else NotApplicable would have been raised
+        assert abs(exp.info["convergence_delta"]) <= 0.05 * abs(exp.info["output_difference"]) + 1e-3
+
+
+def test_lrp_is_not_applicable_to_transformers(tiny):
+    reason = get_explainer("lrp").not_applicable(tiny)
+    assert "Embedding" in reason or "LayerNorm" in reason
+
+
+def test_gradient_times_input_is_taken_after_the_layernorm():
+    """The pitfall: grad · (word + position + type) entering BERT's LayerNorm is exactly 0."""
+    handle = prepare_model(tiny_hf("bert", seed=1))
+    clf = handle.torch
+    enc = clf.encode("the movie is not great but dull")
+    ids = torch.tensor([enc.ids])
+    captured = {}
+    ln = clf.embeddings.LayerNorm
+    hook = ln.register_forward_hook(lambda mod, inp, out: captured.setdefault("x", inp[0]))
+    with torch.no_grad():
+        _ = clf.logits(ids, torch.ones_like(ids))
+    hook.remove()
+    x = captured["x"].detach().requires_grad_(True)
+    # gradient of s(positive) w.r.t. the LayerNorm input, through the rest of the network
+    def rest(z):
+        h = clf.model.bert.encoder(clf.embeddings.dropout(ln(z))).last_hidden_state
+        return clf.model.classifier(clf.model.dropout(clf.model.bert.pooler(h)))[0, 1]
+    (grad,) = torch.autograd.grad(rest(x), x)
+    degenerate = (grad * x).sum(dim=-1)[0].detach().abs()
+    scale = (grad.norm(dim=-1) * x.norm(dim=-1))[0].detach()
+    assert bool((degenerate <= 1e-4 * scale).all())  # LayerNorm is scale-invariant: the product vanishes
+    exp = explain(handle, "grad_dot_s", "the movie is not great but dull")
+    assert max(abs(r) for r in exp.relevances) > 1e3 * float(degenerate.max())
+
+
+def test_deeplift_is_marked_not_applicable_when_completeness_fails():
+    handle = prepare_model(load_model("minilm-sst2"))
+    with pytest.raises(NotApplicable, match="completeness"):
+        explain(handle, "deeplift", "This isn't a great movie.", target="negative")
+
+
+def test_token_scorer_counts_each_distinct_perturbation_once(bow):
+    exp = explain(bow, "occlusion7", text="great movie")  # 8 windows, 3 distinct perturbations + the text
+    assert exp.info["evaluations"] == 4
+    scorer = TokenScorer(bow.torch, "great movie")
+    assert scorer.variant_ids([1, 2]) == [bow.torch.vocab["[CLS]"], bow.torch.vocab["[MASK]"], bow.torch.vocab["[SEP]"]]
