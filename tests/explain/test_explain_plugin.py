@@ -12,7 +12,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _run_fixtures import write_tiny_suite  # noqa: E402
 
 pytest_plugins = ["pytester"]
-PLUGIN = ("-p", "s2lct.explain.pytest_plugin")  # the pytest11 entry point, for an install that predates it
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -39,7 +38,7 @@ def env(pytester, tmp_path, monkeypatch):
 
 
 def test_failures_carry_their_evidence_words(env):
-    result = env.runpytest("--model", "vader", "--s2lct-explain", "occlusion1", "--s2lct-report", "r.json", *PLUGIN, "-q", "-p", "no:cacheprovider")
+    result = env.runpytest("--model", "vader", "--s2lct-explain", "occlusion1", "--s2lct-report", "r.json", "-q", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=4, failed=4)
     out = result.stdout.str()
     assert out.count("evidence for ") == 4 and "(occlusion1)" in out
@@ -54,19 +53,19 @@ def test_failures_carry_their_evidence_words(env):
 
 
 def test_without_the_option_reports_stay_as_they_were(env):
-    result = env.runpytest("--model", "vader", "--s2lct-report", "r.json", *PLUGIN, "-q", "-p", "no:cacheprovider")
+    result = env.runpytest("--model", "vader", "--s2lct-report", "r.json", "-q", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=4, failed=4)
     assert "evidence for" not in result.stdout.str()
     assert all("explanation" not in f for f in json.loads((env.path / "r.json").read_text())["failing_cases"])
 
 
 def test_a_gradient_explainer_on_vader_is_a_usage_error(env):
-    result = env.runpytest("--model", "vader", "--s2lct-explain", "ig", *PLUGIN, "-q", "-p", "no:cacheprovider")
+    result = env.runpytest("--model", "vader", "--s2lct-explain", "ig", "-q", "-p", "no:cacheprovider")
     assert result.ret != 0
     assert "ig needs gradients" in (result.stdout.str() + result.stderr.str())
 
 
 def test_unknown_explainer_is_a_usage_error(env):
-    result = env.runpytest("--model", "vader", "--s2lct-explain", "nope", *PLUGIN, "-q")
+    result = env.runpytest("--model", "vader", "--s2lct-explain", "nope", "-q")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "registered:" in result.stderr.str()
