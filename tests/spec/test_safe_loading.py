@@ -7,9 +7,10 @@ import sys
 import time
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
 
 from s2lct.errors import SpecError
 from s2lct.spec import load_spec
@@ -115,7 +116,12 @@ def _dump(data) -> str:
 @settings(max_examples=100, deadline=None)
 @given(PLAIN)
 def test_plain_data_is_never_refused(data):
-    refuse_unsafe_yaml("x.yaml", _dump({"value": data}))
+    text = _dump({"value": data})
+    try:  # ruamel cannot read back a few of its own dumps (e.g. a key ':0'); those are not specs
+        YAML(typ="safe", pure=True).load(text)
+    except YAMLError:
+        assume(False)
+    refuse_unsafe_yaml("x.yaml", text)
 
 
 @settings(max_examples=100, deadline=None)
