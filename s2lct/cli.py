@@ -157,28 +157,10 @@ def diversity(
         write_text(json_out, json.dumps(report, indent=2, sort_keys=True) + "\n")
 
 
-def main() -> None:
-    try:
-        code = app(standalone_mode=False)
-    except S2LCTError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(exc.exit_code)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        typer.echo("aborted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        typer.echo("interrupted; finished work is kept, run the same command again to resume", err=True)
-        sys.exit(130)
-    except Exception as exc:  # click usage errors come through here in non-standalone mode
-        import click
+def main(args: list[str] | None = None) -> None:
+    from s2lct.cli_common import run_app
 
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise
-    sys.exit(code if isinstance(code, int) else 0)
+    sys.exit(run_app(app, args))
 
 
 if __name__ == "__main__":
