@@ -29,22 +29,14 @@ def _split_ids(value: str | None) -> list[str] | None:
 @app.command()
 def validate(paths: Annotated[list[Path], typer.Argument(help="Spec files or folders.")]) -> None:
     """Validate capability specs; print FILE:LINE: message per invalid spec (exit 2)."""
-    from s2lct.spec import load_spec, spec_files
+    from s2lct.spec.loader import check_specs
 
-    failed = 0
-    files = spec_files(paths)
-    if not files:
-        typer.echo(f"{paths[0]}: no spec files (*.yaml) found", err=True)
+    specs, errors = check_specs(paths)
+    for exc in errors:
+        typer.echo(str(exc), err=True)
+    if errors:
         raise typer.Exit(2)
-    for f in files:
-        try:
-            load_spec(f)
-        except SpecError as exc:
-            failed += 1
-            typer.echo(str(exc), err=True)
-    if failed:
-        raise typer.Exit(2)
-    typer.echo(f"{len(files)} spec(s) valid")
+    typer.echo(f"{len(specs)} spec(s) valid")
 
 
 @app.command()

@@ -102,7 +102,8 @@ def run_app(app: typer.Typer, args: list[str] | None = None) -> int:
     try:
         code = app(args=args, standalone_mode=False)
     except S2LCTError as exc:
-        typer.echo(f"error: {exc}", err=True)
+        for line in exc.lines():
+            typer.echo(f"error: {line}", err=True)
         return exc.exit_code
     except _exit_classes() as exc:
         return int(getattr(exc, "exit_code", 0))

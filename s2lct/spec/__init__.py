@@ -15,7 +15,7 @@ from s2lct.spec.language import (
     Template,
     json_schema,
 )
-from s2lct.spec.loader import load_spec, load_specs, spec_files, spec_hash
+from s2lct.spec.loader import check_specs, load_spec, load_specs, spec_files, spec_hash
 
 __all__ = [
     "CapabilitySpec",
@@ -27,6 +27,7 @@ __all__ = [
     "SeedPool",
     "SeedSlot",
     "Template",
+    "check_specs",
     "json_schema",
     "load_spec",
     "load_specs",
