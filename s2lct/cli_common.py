@@ -139,7 +139,17 @@ def progress_for(quiet: bool = False, force: bool = False) -> Iterator[Callable[
 
 
 def settings_for(config: Path | None = None, **flags: object):
-    """Settings with flags > environment > configuration file > defaults."""
+    """Settings with flags > environment > configuration file > defaults.
+
+    Given flags are also exported as ``S2LCT_*`` for this process, so library code that calls
+    ``get_settings()`` itself (parsers, caches, model loading) sees the same values.
+    """
+    import os
+
     from s2lct.config import get_settings
 
-    return get_settings(config_file=config, **flags)
+    settings = get_settings(config_file=config, **flags)
+    for key, value in flags.items():
+        if value is not None:
+            os.environ[f"S2LCT_{key.upper()}"] = str(value)
+    return settings
