@@ -194,16 +194,25 @@ def diversity(
     settings_for(config, parser=parser, cache_dir=cache_dir)
     with progress_for(quiet, progress) as bars:
         report = diversity_report(suite, only=_split_ids(only), sample=sample, max_cases=max_cases, seed=seed, progress=bars)
-    table = Table(title=f"diversity of {suite} (Self-BLEU on {sample} sampled cases; productions on ≤ {max_cases} parsed cases)")
-    for col in ("capability", "cases: seeds", "seeds+exp", "Self-BLEU: seeds", "seeds+exp", "productions: seeds", "seeds+exp"):
-        table.add_column(col, justify="left" if col == "capability" else "right")
+    table = Table(title=f"diversity of {suite}", title_justify="left")
+    for col in ("ID", "Cases S", "Cases S+E", "BLEU S", "BLEU S+E", "Prod. S", "Prod. S+E"):
+        table.add_column(col, justify="left" if col == "ID" else "right", no_wrap=True)
     fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
     for cap, row in sorted(report.items(), key=lambda kv: natural_key(kv[0])):
         a, b = row["seeds"], row["seeds+expansions"]
         table.add_row(cap, str(a["cases"]), str(b["cases"]), fmt(a["self_bleu"]), fmt(b["self_bleu"]), str(a["productions"]), str(b["productions"]))
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    console.print(DIVERSITY_FOOTER.format(sample=sample, max_cases=max_cases), style="dim", highlight=False)
     if json_out:
         write_text(json_out, json.dumps(report, indent=2, sort_keys=True) + "\n")
+
+
+DIVERSITY_FOOTER = (
+    "S: seed cases only; S+E: seed cases and their expansions. Cases: number of cases; BLEU: Self-BLEU "
+    "of {sample} sampled cases against each other (lower = more diverse); Prod.: distinct grammar "
+    "productions (NP -> DT NN) in the parses of at most {max_cases} cases (higher = more varied syntax)."
+)
 
 
 def main(args: list[str] | None = None) -> None:
