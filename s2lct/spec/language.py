@@ -141,7 +141,7 @@ class Template(_Strict):
 
 
 class Expansion(_Strict):
-    """Syntax-based expansion rules (METHOD.md §1.3)."""
+    """Syntax-based expansion: grow each seed case with neutral words where its parse allows (docs/specs.md)."""
 
     enabled: bool = True
     word_rule: Literal["neutral"] = Field(default="neutral", description="fill-ins must be pure neutral words")
