@@ -6,6 +6,7 @@ Everything a user or another stage needs is re-exported here: ``from s2lct.spec 
 from s2lct.spec.language import (
     CapabilitySpec,
     Expansion,
+    Insert,
     Length,
     Sampling,
     SearchRule,
@@ -20,6 +21,7 @@ from s2lct.spec.loader import check_specs, load_spec, load_specs, spec_files, sp
 __all__ = [
     "CapabilitySpec",
     "Expansion",
+    "Insert",
     "Length",
     "Sampling",
     "SearchRule",

@@ -275,4 +275,17 @@ def spec_hash(spec: CapabilitySpec) -> str:
     """Hash of the validated content (not the bytes), so comments and formatting do not count."""
     from s2lct.atomic import dumps_json
 
-    return hashlib.sha256(dumps_json(spec.model_dump(mode="json")).encode()).hexdigest()
+    return hashlib.sha256(dumps_json(_without_unset_additions(spec.model_dump(mode="json"))).encode()).hexdigest()
+
+
+#: Optional keys added to the language after suites were committed: left out of the hash while
+#: unset, so adding a key does not invalidate every committed suite.
+_ADDED_KEYS = frozenset({"token_pattern"})
+
+
+def _without_unset_additions(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _without_unset_additions(v) for k, v in obj.items() if not (k in _ADDED_KEYS and v is None)}
+    if isinstance(obj, list):
+        return [_without_unset_additions(v) for v in obj]
+    return obj

@@ -38,9 +38,9 @@ def write(tmp_path: Path, text: str, name: str = "spec.yaml") -> Path:
     return p
 
 
-def test_committed_specs_are_the_eleven_capabilities(repo_dir):
+def test_committed_specs_are_the_eleven_capabilities_and_lc12(repo_dir):
     specs = load_specs([repo_dir / "specs"])
-    assert [s.id for s in specs] == [f"LC{i}" for i in range(1, 12)]
+    assert [s.id for s in specs] == [f"LC{i}" for i in range(1, 13)]
 
 
 def test_committed_schema_is_generated_from_the_models(repo_dir):
