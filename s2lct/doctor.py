@@ -33,13 +33,15 @@ class Check:
 
 
 def _nltk_dirs(settings: Settings) -> list[Path]:
-    dirs = [Path(d) for d in settings.nltk_data_dirs()]
-    try:
-        import nltk
+    """Where a fresh process finds NLTK data: the configured folders, then NLTK's default locations.
 
-        dirs += [Path(d) for d in nltk.data.path]
-    except ImportError:  # pragma: no cover - nltk is a dependency
-        pass
+    Not ``nltk.data.path``: it is process-global and earlier calls may have added folders to it.
+    """
+    import sys
+
+    dirs = [Path(d) for d in settings.nltk_data_dirs()]
+    dirs += [Path.home() / "nltk_data", *(Path(sys.prefix) / sub for sub in ("nltk_data", "share/nltk_data", "lib/nltk_data"))]
+    dirs += [Path(p) for p in ("/usr/share/nltk_data", "/usr/local/share/nltk_data", "/usr/lib/nltk_data", "/usr/local/lib/nltk_data")]
     return list(dict.fromkeys(dirs))
 
 
