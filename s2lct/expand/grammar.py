@@ -131,7 +131,7 @@ def _treebank_file() -> Path:
         except LookupError:
             continue
     raise MissingResourceError(
-        "NLTK corpus 'treebank'", "run `python -m nltk.downloader treebank` or point NLTK_DATA / S2LCT_DATA_ROOT at nltk_data"
+        "NLTK corpus 'treebank'", "run `python -m nltk.downloader treebank` or set S2LCT_NLTK_DATA (or NLTK_DATA) or nltk_data = ... in s2lct.toml / [tool.s2lct]"
     )
 
 

@@ -83,7 +83,7 @@ class BeneparParser:
         except (LookupError, OSError, ValueError) as exc:
             raise MissingResourceError(
                 f"benepar model {model!r}",
-                "set S2LCT_PARSER / --parser to a model directory, or download it with "
+                "set --parser, S2LCT_PARSER or parser = ... in s2lct.toml / [tool.s2lct] to a model directory, or download it with "
                 f"`python -m benepar.download {model}` ({str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__})",
             ) from None
         self.batch_size = batch_size

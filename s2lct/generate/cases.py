@@ -47,6 +47,10 @@ def _pool_variants(pool: Sequence[AnnotatedSentence], slot: SeedSlot) -> tuple[l
     return out, skipped
 
 
+def _slot_key(slot: SeedSlot) -> tuple[str, str, str]:
+    return (slot.seed, slot.name, repr(slot.ops))
+
+
 def _rng(*parts: object) -> random.Random:
     return random.Random("|".join(map(str, parts)))
 
@@ -97,19 +101,20 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
     found, removed = search_pools_counted(spec, corpus)
     pools = sample_pools(spec, found, seed)
     limit = max_cases if max_cases is not None else spec.sampling.max_cases
-    variants: dict[tuple[str, str], list[_SeedVariants]] = {}
+    # keyed by the operations too: two templates may use the same pool and slot name with different ops
+    variants: dict[tuple[str, str, str], list[_SeedVariants]] = {}
     skipped = 0
     keys: list[tuple[int, int, int, int]] = []  # (template, primary seed, option combo, variant)
     combos: list[list[tuple[str, ...]]] = []
     for t_index, template in enumerate(spec.templates):
         for slot in template.slots():
-            if (slot.seed, slot.name) not in variants:
-                variants[(slot.seed, slot.name)], n_skip = _pool_variants(pools[slot.seed], slot)
+            if _slot_key(slot) not in variants:
+                variants[_slot_key(slot)], n_skip = _pool_variants(pools[slot.seed], slot)
                 skipped += n_skip if slot is template.slots()[0] else 0
         literal = [_options(p) for p in template.parts if not isinstance(p, SeedSlot)]
         combos.append(list(itertools.product(*literal)))
         primary = template.slots()[0]
-        for i, sv in enumerate(variants[(primary.seed, primary.name)]):
+        for i, sv in enumerate(variants[_slot_key(primary)]):
             for c in range(len(combos[-1])):
                 for v in range(len(sv.variants)):
                     keys.append((t_index, i, c, v))
@@ -121,10 +126,10 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
     for t_index, i, c, v in keys:
         template = spec.templates[t_index]
         slots = template.slots()
-        primary = variants[(slots[0].seed, slots[0].name)][i]
+        primary = variants[_slot_key(slots[0])][i]
         bound = {slots[0].name: (primary.seed, primary.variants[v])}
         for other in slots[1:]:
-            pool = variants[(other.seed, other.name)]
+            pool = variants[_slot_key(other)]
             if not pool:
                 break
             rng = _rng(seed, spec.id, template.id, other.name, primary.seed.sentence.split, primary.seed.sentence.index)

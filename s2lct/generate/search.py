@@ -92,6 +92,10 @@ def _matches_base(rule: SearchRule, s: AnnotatedSentence) -> bool:
         return False
     if rule.contains is not None and not _compile(rule.contains, "contains").search(s.text):
         return False
+    if rule.token_pattern is not None:
+        from s2lct.generate.patterns import contains_match
+
+        return contains_match(rule.token_pattern, s.tokens, s.tags)
     return True
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from s2lct.suite import Fragment
 from s2lct.text import detokenize, keeps_capital
@@ -125,11 +126,26 @@ def _join_name(a: str, b: str) -> str:
     return b if a in ("", "none") else f"{a}+{b}"
 
 
-def apply_ops(tokens: Sequence[str], tags: Sequence[str], ops: Sequence[str], first_keeps_capital: bool | None = None) -> list[Variant]:
+def _op(op: Any) -> Callable[[Variant], list[Variant]]:
+    if isinstance(op, str):
+        return OPS[op]
+    from s2lct.generate.insertion import insert_words  # the parametrised operation (spec Insert)
+
+    def insert(v: Variant) -> list[Variant]:
+        done = insert_words(v.tokens, v.tags, op)
+        if not done:
+            raise TransformError("no match for the insert pattern")
+        return [Variant(tokens, tags, _join_name(v.name, f"insert:{phrase}"), v.first_keeps_capital) for tokens, tags, phrase in done]
+
+    return insert
+
+
+def apply_ops(tokens: Sequence[str], tags: Sequence[str], ops: Sequence[Any], first_keeps_capital: bool | None = None) -> list[Variant]:
     """All variants of a seed after the operations, in a fixed order; raises ``TransformError``."""
     variants = [Variant(tuple(tokens), tuple(tags), "none", first_keeps_capital)]
     for op in ops:
-        variants = [w for v in variants for w in OPS[op](v)]
+        fn = _op(op)
+        variants = [w for v in variants for w in fn(v)]
     return variants
 
 

@@ -186,7 +186,7 @@ def _resolve_models_dir(models_dir: str | os.PathLike[str] | None) -> Path:
 
         models_dir = Settings().models_dir
     if models_dir is None:
-        raise ModelError("the offline models folder is not set; set S2LCT_MODELS_DIR or pass --models-dir (pytest: --s2lct-models-dir)")
+        raise ModelError("the offline models folder is not set; set --models-dir (pytest: --s2lct-models-dir), S2LCT_MODELS_DIR or models_dir = ... in s2lct.toml / [tool.s2lct]")
     return Path(models_dir).expanduser()
 
 
@@ -234,7 +234,7 @@ def load_model(
 
         folder = _resolve_models_dir(models_dir) / LOCAL_ALIASES[key]
         if not folder.is_dir():
-            raise ModelError(f"model {name!r}: folder {folder} not found; set S2LCT_MODELS_DIR or --models-dir to the folder holding {LOCAL_ALIASES[key]}/")
+            raise ModelError(f"model {name!r}: folder {folder} not found; set --models-dir, S2LCT_MODELS_DIR or models_dir = ... in s2lct.toml / [tool.s2lct] to the folder holding {LOCAL_ALIASES[key]}/")
         return HuggingFaceModel(folder, **hf_opts)
     eps = _entry_points()
     if name in eps:

@@ -9,6 +9,8 @@ stores it, so the work is done once and the others read the result.
 
 from __future__ import annotations
 
+from typing import Any
+
 import contextlib
 import os
 import re
@@ -127,17 +129,37 @@ def predict_texts(
     use_cache: bool = True,
     batch_size: int | None = None,
     stats: PredictStats | None = None,
+    progress: Any = None,
+    description: str = "predicting",
+    chunk: int = 256,
 ) -> dict[str, Prediction]:
     """Predictions for the distinct ``texts``: cached ones read, the rest computed in batches and stored.
 
     With ``use_cache=False`` nothing is read or written. ``cache_dir`` defaults to
-    ``Settings().cache_dir``.
+    ``Settings().cache_dir``. Texts to compute go through the model ``chunk`` at a time, each chunk
+    stored as soon as it is done (an interrupted run keeps them) and reported to ``progress`` (a
+    ``ProgressFactory``: one bar titled ``description``).
     """
+    from s2lct.progress import no_progress
+
+    def compute(todo: list[str], store: Any = None) -> dict[str, Prediction]:
+        task = (progress or no_progress)(description, len(todo))
+        out: dict[str, Prediction] = {}
+        for i in range(0, len(todo), chunk):
+            part = todo[i : i + chunk]
+            new = dict(zip(part, model.predict(part, batch_size=batch_size), strict=True))
+            if store is not None:
+                store(new)
+            out.update(new)
+            task.advance(len(part))
+        task.close()
+        return out
+
     stats = stats if stats is not None else PredictStats()
     distinct = list(dict.fromkeys(texts))
     stats.texts = len(distinct)
     if not use_cache:
-        preds = dict(zip(distinct, model.predict(distinct, batch_size=batch_size), strict=True))
+        preds = compute(distinct)
         stats.computed = len(distinct)
         stats.truncated = sum(p.truncated for p in preds.values())
         return preds
@@ -153,9 +175,7 @@ def predict_texts(
             found.update(cache.get_many(missing))  # another process may have filled them meanwhile
             missing = [t for t in distinct if t not in found]
             if missing:
-                new = dict(zip(missing, model.predict(missing, batch_size=batch_size), strict=True))
-                cache.put_many(new)
-                found.update(new)
+                found.update(compute(missing, cache.put_many))
     stats.computed = len(missing)
     stats.cached = len(distinct) - len(missing)
     stats.truncated = sum(p.truncated for p in found.values())

@@ -77,6 +77,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="inference batch size")
     g.addoption("--s2lct-no-cache", dest="s2lct_no_cache", action="store_true", default=False,
                 help="do not read or write the prediction cache")
+    g.addoption("--s2lct-config", dest="s2lct_config", default=None, metavar="FILE",
+                help="configuration file (default: s2lct.toml or [tool.s2lct] in pyproject.toml, found upward; env S2LCT_CONFIG)")
+    g.addoption("--s2lct-failures", dest="s2lct_failures", action="store_true", default=False,
+                help="list every failing suite case (default: a count per capability and the first few; an explicit -r does the same)")
+    g.addoption("--s2lct-progress", dest="s2lct_progress", action="store_true", default=False,
+                help="show prediction progress even when the output is not a terminal")
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -103,6 +109,11 @@ def pytest_configure(config: pytest.Config) -> None:
     from s2lct.run.runner import capability_markers, load_selection
 
     base = config.invocation_params.dir
+    if config.getoption("s2lct_config"):
+        import os
+
+        cfg = Path(config.getoption("s2lct_config")).expanduser()
+        os.environ["S2LCT_CONFIG"] = str(cfg if cfg.is_absolute() else base / cfg)
     suite = Path(config.getoption("s2lct_suite")).expanduser()
     suite = suite if suite.is_absolute() else (base / suite)
     config.option.s2lct_suite = str(suite)  # absolute, so xdist workers agree
@@ -291,16 +302,72 @@ def _compute_predictions(config: pytest.Config, state: _State, items: list[Any] 
         for it in items:
             wanted.setdefault(it.model_name, []).append(it.case)
         per_model = {m: state.selection.texts_to_predict(cs) for m, cs in wanted.items()}
+    progress = _terminal_progress(config)
     try:
         for m, texts in per_model.items():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # truncations are counted in the report
                 preds = predict_texts(state.models[m], texts, batch_size=state.options.get("batch_size"),
-                                      use_cache=not config.getoption("s2lct_no_cache"))
+                                      use_cache=not config.getoption("s2lct_no_cache"), progress=progress,
+                                      description=f"s2lct: predicting {m}")
             state.preds.setdefault(m, {}).update(preds)
     except S2LCTError as exc:
         raise _usage_error(exc) from None
     return state.preds
+
+
+class _TerminalTask:
+    """Prediction progress through pytest's terminal writer (pytest owns the terminal while it runs)."""
+
+    def __init__(self, tr: Any, description: str, total: int | None) -> None:
+        import time
+
+        self.tr, self.description, self.total, self.done = tr, description, total or 0, 0
+        self.start = self.last = time.monotonic()
+        self._show()
+
+    def _show(self, final: bool = False) -> None:
+        import time
+
+        elapsed = max(time.monotonic() - self.start, 1e-9)
+        rate = self.done / elapsed
+        eta = (self.total - self.done) / rate if rate and self.total else 0.0
+        line = f"{self.description}: {self.done}/{self.total} texts, {rate:.1f}/s, " + (f"{elapsed:.0f} s" if final else f"ETA {eta:.0f} s")
+        if final:
+            self.tr.rewrite(line, erase=True)
+            self.tr.write_line("")
+        else:
+            self.tr.rewrite(line, erase=True)
+
+    def advance(self, n: int = 1) -> None:
+        import time
+
+        self.done += n
+        if time.monotonic() - self.last > 0.2:
+            self.last = time.monotonic()
+            self._show()
+
+    def close(self) -> None:
+        self._show(final=True)
+
+
+def _terminal_progress(config: pytest.Config) -> Any:
+    """Progress lines on pytest's terminal when it is a TTY (or with --s2lct-progress); else nothing."""
+    tr = config.pluginmanager.get_plugin("terminalreporter")
+    if tr is None or _is_worker(config):
+        return None
+    tw = getattr(tr, "_tw", None)
+    if not (config.getoption("s2lct_progress") or (tw is not None and getattr(tw, "hasmarkup", False) and tr.isatty)):
+        return None
+    return lambda description, total: _TerminalTask(tr, description, total) if total else _NoTask()
+
+
+class _NoTask:
+    def advance(self, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -389,16 +456,61 @@ class _SessionPlugin:
 
             write_report(self.state.report_path, reports)
 
-    @pytest.hookimpl(trylast=True)
-    def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    def _list_every_failure(self) -> bool:
+        args = self.config.invocation_params.args
+        explicit_r = any(a.startswith("-r") or a.startswith("--report-chars") for a in args if isinstance(a, str))
+        return bool(self.config.getoption("s2lct_failures") or explicit_r)
+
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_terminal_summary(self, terminalreporter: Any, exitstatus: int, config: pytest.Config) -> Any:
+        """Results first: suite failures summarised, the capability table printed last.
+
+        pytest lists every failure twice (the failure sections and ``-ra``'s ``FAILED`` lines); for a
+        behavioural suite that is thousands of lines burying the table. Around pytest's own summary,
+        failing suite items are taken out of its list (project tests keep theirs), then put back for
+        the final counts, and a count per capability with the first few ids is printed instead.
+        """
+        tr = terminalreporter
+        failed = tr.stats.get("failed")
+        hidden: list[Any] = []
+        if failed and not self._list_every_failure():
+            hidden = [r for r in failed if _case_property(r) is not None]
+            if hidden:
+                tr.stats["failed"] = [r for r in failed if _case_property(r) is None]
+        try:
+            return (yield)
+        finally:
+            if hidden:
+                tr.stats["failed"] = failed
+            self._print_results(tr, hidden)
+
+    def _print_results(self, tr: Any, hidden: list[Any]) -> None:
         reports = self.build_reports()
+        if hidden:
+            per_cap: dict[tuple[str, str], list[str]] = {}
+            for r in hidden:
+                v = _case_property(r)
+                per_cap.setdefault((v["model"], v["capability"]), []).append(r.nodeid)
+            tr.write_sep("=", f"s2lct: {len(hidden)} failing suite cases (list them all with --s2lct-failures or -rf)")
+            from s2lct.suite import natural_key
+
+            for (model, cap), ids in sorted(per_cap.items(), key=lambda kv: (kv[0][0], natural_key(kv[0][1]))):
+                shown = ", ".join(i.split("::")[-1] for i in ids[:3])
+                tr.write_line(f"{model} {cap}: {len(ids)} failed, e.g. {shown}{', ...' if len(ids) > 3 else ''}")
         if not reports:
             return
         from s2lct.run.report import tables_text
 
-        tw = getattr(terminalreporter, "_tw", None)
+        tw = getattr(tr, "_tw", None)
         width = max(80, min(tw.fullwidth if tw is not None else 100, 160))
-        terminalreporter.write_sep("=", "s2lct results")
-        terminalreporter.write(tables_text(reports, width=width))
+        tr.write_sep("=", "s2lct results")
+        tr.write(tables_text(reports, width=width))
         if self.state.report_path is not None:
-            terminalreporter.write_line(f"s2lct report: {self.state.report_path}")
+            tr.write_line(f"s2lct report: {self.state.report_path}")
+
+
+def _case_property(report: Any) -> dict[str, Any] | None:
+    for key, value in getattr(report, "user_properties", ()) or ():
+        if key == PROPERTY:
+            return value
+    return None

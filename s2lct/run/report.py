@@ -169,33 +169,85 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def render_table(report: ModelReport) -> Any:
-    """A rich ``Table`` of one model's per-capability results."""
+#: What each table column means; printed under every table and in docs/running.md.
+COLUMN_HELP = {
+    "Cases": "test cases run",
+    "Fails": "cases whose predicted label is not among the expected labels",
+    "Rate": "Fails / Cases",
+    "Exp.": "of the cases, syntax-based expansions of a seed case",
+    "Exp.fail|seed ok": "expansions that fail while their seed case passes",
+    "Trunc.": "inputs cut to the model's length limit",
+}
+
+
+def _legend(capabilities: Sequence[CapabilityStats], width: int) -> str:
+    """One line per capability id: its name, cut to the width (the full name is in the reports)."""
+    lines = []
+    for c in capabilities:
+        line = f"  {c.id:<5} {c.name}"
+        lines.append(line if len(line) <= width else line[: width - 1] + "…")
+    return "\n".join(lines)
+
+
+def _footer(columns: Sequence[str], width: int) -> str:
+    import textwrap
+
+    text = "; ".join(f"{col}: {COLUMN_HELP[col]}" for col in columns if col in COLUMN_HELP)
+    return textwrap.fill(text, width=width)
+
+
+def render_table(report: ModelReport, width: int = 80) -> Any:
+    """One model's per-capability results: a table of ids and numbers, the names, and what each column means."""
+    from rich.console import Group
     from rich.table import Table
+    from rich.text import Text
 
     show_exp = report.total.expansion_cases > 0
     show_trunc = report.total.truncated > 0
     t = Table(title=f"s2lct: {report.model}", title_justify="left")
+    columns = ["Cases", "Fails", "Rate"] + (["Exp.", "Exp.fail|seed ok"] if show_exp else []) + (["Trunc."] if show_trunc else [])
     t.add_column("ID", no_wrap=True)
-    t.add_column("Capability", overflow="fold", max_width=40)
-    t.add_column("Cases", justify="right", no_wrap=True)
-    t.add_column("Fails", justify="right", no_wrap=True)
-    t.add_column("Rate", justify="right", no_wrap=True)
-    if show_exp:
-        t.add_column("Exp.", justify="right", no_wrap=True)
-        t.add_column("Seed ok, exp. fail", justify="right")
-    if show_trunc:
-        t.add_column("Trunc.", justify="right", no_wrap=True)
+    for col in columns:
+        t.add_column(col, justify="right", no_wrap=True)
     rows = [*report.capabilities, report.total]
     for i, c in enumerate(rows):
-        cells = [c.id if c is not report.total else "TOTAL", c.name if c is not report.total else "",
-                 str(c.cases), str(c.failures), _pct(c.failure_rate)]
+        cells = [c.id if c is not report.total else "TOTAL", str(c.cases), str(c.failures), _pct(c.failure_rate)]
         if show_exp:
             cells += [str(c.expansion_cases), str(c.seed_passed_expansion_failed)]
         if show_trunc:
             cells.append(str(c.truncated))
         t.add_row(*cells, end_section=(i == len(rows) - 2))
-    return t
+    return Group(t, Text(_legend(report.capabilities, width)), Text(_footer(columns, width), style="dim"))
+
+
+def render_side_by_side(reports: Sequence[ModelReport], width: int = 80) -> Any:
+    """Several models in one table: failure rate (and fails/cases) per capability and model."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    t = Table(title="s2lct: " + " vs ".join(r.model for r in reports), title_justify="left")
+    t.add_column("ID", no_wrap=True)
+    t.add_column("Cases", justify="right", no_wrap=True)
+    for r in reports:
+        t.add_column(f"{r.model}\nRate (Fails)", justify="right", overflow="fold")
+    caps = _all_capabilities(reports)
+    by_model = [{c.id: c for c in r.capabilities} for r in reports]
+    rows: list[tuple[str, list[CapabilityStats | None]]] = [(cid, [m.get(cid) for m in by_model]) for cid, _ in caps]
+    rows.append(("TOTAL", [r.total for r in reports]))
+    for i, (cid, stats) in enumerate(rows):
+        cases = next((str(st.cases) for st in stats if st is not None), "-")
+        t.add_row(cid, cases, *[f"{_pct(st.failure_rate)} ({st.failures})" if st else "-" for st in stats], end_section=(i == len(rows) - 2))
+    named = [CapabilityStats(cid, name) for cid, name in caps]
+    return Group(t, Text(_legend(named, width)), Text(_footer(["Cases", "Rate", "Fails"], width) + "; one column per model", style="dim"))
+
+
+def render_tables(reports: Sequence[ModelReport], width: int = 80) -> list[Any]:
+    """What ``s2lct run`` and ``pytest --model`` print: each model's table, then all side by side."""
+    out = [render_table(r, width) for r in reports]
+    if len(reports) > 1:
+        out.append(render_side_by_side(reports, width))
+    return out
 
 
 def tables_text(reports: Sequence[ModelReport], width: int = 100, color: bool = False) -> str:
@@ -204,8 +256,8 @@ def tables_text(reports: Sequence[ModelReport], width: int = 100, color: bool = 
 
     buf = StringIO()
     console = Console(file=buf, width=width, force_terminal=color, color_system="standard" if color else None, highlight=False)
-    for r in reports:
-        console.print(render_table(r))
+    for table in render_tables(reports, width):
+        console.print(table)
     return buf.getvalue()
 
 

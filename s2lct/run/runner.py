@@ -140,6 +140,7 @@ def run_suite(
     neutral_band: str | None = None,
     use_cache: bool = True,
     log: Any = None,
+    progress: Any = None,
 ) -> list:
     """Predict and judge every selected case for each model; returns one ModelReport per model."""
     from s2lct.models import load_model
@@ -152,14 +153,22 @@ def run_suite(
     resolved = [load_model(n, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band, batch_size=batch_size)
                 for n in names]
     selection = load_selection(suite, max_cases_per_capability, seed)
-    texts = selection.texts_to_predict()
+    by_capability: dict[str, list[Any]] = {}
+    for case in selection.cases:
+        by_capability.setdefault(case.capability, []).append(case)
     reports = []
     for model in resolved:
         stats = PredictStats()
         t0 = time.perf_counter()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # truncation is counted in the report instead
-            preds = predict_texts(model, texts, batch_size=batch_size, use_cache=use_cache, stats=stats)
+        preds: dict[str, Any] = {}
+        for cap, cases in by_capability.items():  # one progress bar per model and capability
+            part = PredictStats()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # truncation is counted in the report instead
+                preds.update(predict_texts(model, [t for t in selection.texts_to_predict(cases) if t not in preds], batch_size=batch_size,
+                                           use_cache=use_cache, stats=part, progress=progress, description=f"{model.name} {cap}"))
+            stats.computed += part.computed
+            stats.cached += part.cached
         if log is not None:
             log(f"{model.name}: {len(selection.cases)} cases, {stats.computed} predicted, {stats.cached} from cache "
                 f"({time.perf_counter() - t0:.1f} s)")
@@ -198,6 +207,7 @@ def run_command(
     neutral_band: str | None = None,
     use_cache: bool = True,
     console: Any = None,
+    progress: Any = None,
 ) -> int:
     """``s2lct run``: print a per-capability table per model, write reports; returns the exit code.
 
@@ -207,7 +217,7 @@ def run_command(
 
     from s2lct.run.report import (
         check_report_path,
-        render_table,
+        render_tables,
         write_json_report,
         write_report,
     )
@@ -221,10 +231,10 @@ def run_command(
         reports = run_suite(
             models, suite, max_cases_per_capability=max_cases_per_capability, seed=seed, batch_size=batch_size,
             models_dir=models_dir, label_map=label_map, neutral_band=neutral_band, use_cache=use_cache,
-            log=lambda msg: err.print(msg, markup=False),
+            log=lambda msg: err.print(msg, markup=False), progress=progress,
         )
-        for r in reports:
-            console.print(render_table(r))
+        for table in render_tables(reports, width=console.width):
+            console.print(table)
         if json_path is not None:
             write_json_report(json_path, reports)
             err.print(f"wrote {json_path}", markup=False)

@@ -6,6 +6,7 @@ Everything a user or another stage needs is re-exported here: ``from s2lct.spec 
 from s2lct.spec.language import (
     CapabilitySpec,
     Expansion,
+    Insert,
     Length,
     Sampling,
     SearchRule,
@@ -15,11 +16,12 @@ from s2lct.spec.language import (
     Template,
     json_schema,
 )
-from s2lct.spec.loader import load_spec, load_specs, spec_files, spec_hash
+from s2lct.spec.loader import check_specs, load_spec, load_specs, spec_files, spec_hash
 
 __all__ = [
     "CapabilitySpec",
     "Expansion",
+    "Insert",
     "Length",
     "Sampling",
     "SearchRule",
@@ -27,6 +29,7 @@ __all__ = [
     "SeedPool",
     "SeedSlot",
     "Template",
+    "check_specs",
     "json_schema",
     "load_spec",
     "load_specs",

@@ -27,6 +27,12 @@ Shape = Literal["clause", "noun_phrase", "fragment", "sentences"]
 PhraseLabel = Literal["very negative", "negative", "neutral", "positive", "very positive"]
 # SST's fine labels, in order 0..4
 PHRASE_LABELS: tuple[str, ...] = ("very negative", "negative", "neutral", "positive", "very positive")
+#: Token attributes a token pattern may test (plus the quantifier key ``OP``); sentences are tagged,
+#: not parsed, so dependency attributes and lemmas are not available.
+PATTERN_ATTRS = (
+    "ORTH", "TEXT", "LOWER", "LENGTH", "TAG", "POS", "IS_ALPHA", "IS_ASCII", "IS_DIGIT", "IS_LOWER",
+    "IS_UPPER", "IS_TITLE", "IS_PUNCT", "IS_STOP", "LIKE_NUM", "OP",
+)
 
 
 PATH_TAG = re.compile(r"^@([^@]*)@ ")
@@ -48,6 +54,38 @@ def _check_regex(value: str | None) -> str | None:
         except re.error as exc:
             raise ValueError(f"invalid regular expression {value!r}: {exc}") from None
     return value
+
+
+def _check_token_pattern(pattern: list[dict[str, Any]] | None) -> list[dict[str, Any]] | None:
+    """Attributes we can provide, then spaCy's own Matcher validation (one line)."""
+    if pattern is None:
+        return None
+    if not pattern:
+        raise ValueError("a token pattern needs at least one token dict, e.g. [{POS: ADJ}]")
+    import difflib
+
+    for i, token in enumerate(pattern):
+        for key in token:
+            if key not in PATTERN_ATTRS:
+                close = difflib.get_close_matches(str(key).upper(), PATTERN_ATTRS, n=1)
+                hint = f"did you mean {close[0]!r}? " if close and close[0] != key else ""
+                raise ValueError(f"token {i}: attribute {key!r} is not available ({hint}usable: {', '.join(PATTERN_ATTRS)}; sentences are tagged, not parsed)")
+    try:
+        from spacy.matcher import Matcher
+        from spacy.vocab import Vocab
+
+        Matcher(Vocab(), validate=True).add("p", [pattern])
+    except ImportError:  # pragma: no cover - spaCy is a dependency
+        pass
+    except Exception as exc:  # noqa: BLE001 - spaCy's MatchPatternError is multi-line
+        raise ValueError("invalid token pattern: " + " ".join(str(exc).split())[:300]) from None
+    return pattern
+
+
+TokenPattern = Annotated[
+    list[dict[str, Any]],
+    Field(description="a spaCy Matcher token pattern over words and PoS tags, e.g. [{LOWER: very}, {POS: ADJ}] (docs/specs.md)"),
+]
 
 
 class Length(_Strict):
@@ -106,8 +144,10 @@ class SearchRule(_Strict):
         ),
     )
     phrases: PhraseRule | None = Field(default=None, description="rules over the treebank's phrase labels")
+    token_pattern: TokenPattern | None = Field(default=None, description="spaCy Matcher token pattern that must match somewhere in the sentence, e.g. [{LOWER: very}, {POS: ADJ}]")
 
     _regex = field_validator("start", "end", "contains")(classmethod(lambda cls, v: _check_regex(v)))
+    _pattern = field_validator("token_pattern")(classmethod(lambda cls, v: _check_token_pattern(v)))
 
     def labels(self) -> tuple[str, ...]:
         if self.label is None:
@@ -122,10 +162,32 @@ class SeedPool(_Strict):
     max_seeds: int | None = Field(default=None, ge=1, description="sample at most this many seeds (fixed seed)")
 
 
+class Insert(_Strict):
+    """Insert a word or phrase (one case per entry) before or after where a token pattern matches."""
+
+    insert: list[Annotated[str, Field(min_length=1, pattern=r"\S")]] = Field(min_length=1, description="words or phrases to insert; one variant each")
+    before: TokenPattern | None = Field(default=None, description="insert before the match of this token pattern")
+    after: TokenPattern | None = Field(default=None, description="insert after the match of this token pattern")
+    which: Literal["first", "last"] = Field(default="first", description="which match when the pattern matches several times")
+    token: int | None = Field(default=None, ge=0, description="insert before/after this token of the match (0-based; default: its first token for before, its last for after)")
+    tag: str = Field(default="RB", pattern=r"^[A-Z$]+$", description="PTB tag of the inserted words (RB: adverb)")
+
+    _pattern = field_validator("before", "after")(classmethod(lambda cls, v: _check_token_pattern(v)))
+
+    @model_validator(mode="after")
+    def _one_position(self) -> Insert:
+        if (self.before is None) == (self.after is None):
+            raise ValueError("insert needs exactly one of 'before' or 'after' (a token pattern)")
+        pattern = self.before if self.before is not None else self.after
+        if self.token is not None and self.token >= len(pattern) or self.token is not None and any("OP" in t for t in pattern):
+            raise ValueError(f"token {self.token} must index a token of a pattern without OP quantifiers (the pattern has {len(pattern)} tokens)")
+        return self
+
+
 class SeedSlot(_Strict):
     seed: str = Field(pattern=IDENT, description="name of a seed pool")
     slot: str | None = Field(default=None, pattern=IDENT, description="slot name (defaults to the pool name)")
-    ops: list[SeedOp] = Field(default_factory=list, description="applied to the seed in order")
+    ops: list[SeedOp | Insert] = Field(default_factory=list, description="applied to the seed in order: negate_copula, strip_final_punct, lowercase_first, strip_leading_conjunction or {insert: [...], before|after: <token pattern>}")
     label: Label | list[Label] | None = Field(
         default=None,
         description=(
@@ -170,7 +232,7 @@ class Template(_Strict):
             if isinstance(part, str) and not part.strip():
                 raise ValueError(f"part {i} is empty text")
         if not any(isinstance(p, SeedSlot) for p in parts):
-            raise ValueError("a template needs at least one seed slot ({seed: <pool>})")
+            raise ValueError("a template needs at least one seed slot ({seed: <pool>}); templates of literal text only are refused: every case is built from a real corpus sentence (docs/specs.md, 'Templates')")
         names = [p.name for p in parts if isinstance(p, SeedSlot)]
         if len(names) != len(set(names)):
             raise ValueError(f"slot names must be unique within a template, got {names}; set 'slot:' to tell them apart")
@@ -188,7 +250,7 @@ class Template(_Strict):
 
 
 class Expansion(_Strict):
-    """Syntax-based expansion rules (METHOD.md §1.3)."""
+    """Syntax-based expansion: grow each seed case with neutral words where its parse allows (docs/specs.md)."""
 
     enabled: bool = True
     word_rule: Literal["neutral"] = Field(default="neutral", description="fill-ins must be pure neutral words")

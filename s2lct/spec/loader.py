@@ -5,13 +5,16 @@ Loading keeps YAML line numbers so every error names the key at fault and what w
 
 from __future__ import annotations
 
+import difflib
 import hashlib
+import re
+import typing
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from s2lct.errors import SpecError
+from s2lct.errors import SpecError, SpecErrors
 from s2lct.spec.language import PATH_TAG, CapabilitySpec
 from s2lct.suite import natural_key
 
@@ -101,22 +104,89 @@ def _useful_loc(err: dict[str, Any]) -> tuple[Any, ...]:
     return loc
 
 
+def _models_in(annotation: Any) -> set[type[BaseModel]]:
+    """Pydantic models anywhere inside a type annotation (unions, lists, dicts, Annotated)."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return {annotation}
+    found: set[type[BaseModel]] = set()
+    for arg in typing.get_args(annotation):
+        found |= _models_in(arg)
+    return found
+
+
+def valid_keys_at(loc: tuple[Any, ...]) -> list[str]:
+    """The keys the spec language allows in the mapping at ``loc`` (for did-you-mean)."""
+    models: set[type[BaseModel]] = {CapabilitySpec}
+    for key in loc:
+        fields = [m.model_fields[key] for m in models if isinstance(key, str) and key in m.model_fields]
+        if fields:  # a field name: descend into the models its annotation holds
+            models = set().union(*(_models_in(f.annotation) for f in fields))
+        # else a list index or a user-chosen name (a seed pool): same models
+    return sorted({k for m in models for k in m.model_fields})
+
+
+def _unknown_key(loc: tuple[Any, ...]) -> str:
+    key = str(loc[-1])
+    where = ".".join(map(str, loc[:-1]))
+    valid = valid_keys_at(loc[:-1])
+    close = difflib.get_close_matches(key, valid, n=1, cutoff=0.6)
+    if close:
+        return f"unknown key {key!r} — did you mean {close[0]!r}?"
+    place = f" in {where}" if where else ""
+    return f"unknown key {'.'.join(map(str, loc))!r}; valid keys{place}: {', '.join(valid)}" if len(loc) > 1 else \
+        f"unknown key {key!r}; check the spelling against specs/schema.json (valid keys: {', '.join(valid)})"
+
+
 def _describe(err: dict[str, Any]) -> str:
     loc = ".".join(str(p) for p in _useful_loc(err))
     msg = PATH_TAG.sub("", err["msg"].removeprefix("Value error, "))
     if err["type"] == "extra_forbidden":
-        return f"unknown key {loc!r}; check the spelling against specs/schema.json"
+        return _unknown_key(_useful_loc(err))
     if err["type"] == "missing":
         return f"missing required key {loc!r}"
+    if err["type"] == "literal_error" and isinstance(err.get("input"), str):
+        close = difflib.get_close_matches(err["input"], re.findall(r"'([^']*)'", str(err.get("ctx", {}).get("expected", ""))), n=1)
+        if close:
+            return f"{loc or 'spec'}: {err['input']!r} is not valid — did you mean {close[0]!r}? ({msg})"
     shown = err["type"] in {"literal_error", "string_pattern_mismatch", "int_type", "string_type", "int_parsing"}
     return f"{loc or 'spec'}: {msg}" + (f" (got {err['input']!r})" if shown else "")
 
 
+_GENERIC = {"list_type", "dict_type", "model_type", "model_attributes_type", "none_required", "string_type"}
+
+
+def _distinct_errors(exc: ValidationError) -> list[dict[str, Any]]:
+    """One error per problem, in file order of discovery.
+
+    A union (a template part is text, a list or a seed slot) fails once per branch; the branch that
+    got deepest is the one the user meant, so an error whose path is a prefix of another's, or a
+    generic type error beside a specific one at the same path, is dropped. A key missing because it
+    was misspelt is reported once, as the unknown key with its suggestion.
+    """
+    errors = exc.errors()
+    locs = [_useful_loc(e) for e in errors]
+    best: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for err, loc in zip(errors, locs):
+        if any(other != loc and other[: len(loc)] == loc for other in locs):
+            continue
+        if loc not in best or (best[loc]["type"] in _GENERIC and err["type"] not in _GENERIC):
+            best[loc] = err
+    kept = list(best.values())
+    unknown = {(_useful_loc(e)[:-1], str(_useful_loc(e)[-1])) for e in kept if e["type"] == "extra_forbidden" and _useful_loc(e)}
+    out = []
+    for err in kept:
+        loc = _useful_loc(err)
+        if err["type"] == "missing" and loc:
+            typos = [k for parent, k in unknown if parent == loc[:-1]]
+            if difflib.get_close_matches(str(loc[-1]), typos, n=1, cutoff=0.6):
+                continue
+        out.append(err)
+    return out
+
+
 def _first_error(exc: ValidationError) -> dict[str, Any]:
     """The most specific error: union branches produce one error each, prefer the deepest path."""
-    errors = exc.errors()
-    generic = {"list_type", "dict_type", "model_type", "model_attributes_type", "none_required", "string_type"}
-    return max(errors, key=lambda e: (len(_useful_loc(e)), e["type"] not in generic))
+    return max(exc.errors(), key=lambda e: (len(_useful_loc(e)), e["type"] not in _GENERIC))
 
 
 def load_spec(path: str | Path) -> CapabilitySpec:
@@ -147,8 +217,9 @@ def load_spec(path: str | Path) -> CapabilitySpec:
     try:
         return CapabilitySpec.model_validate(_plain(doc))
     except ValidationError as exc:
-        err = _first_error(exc)
-        raise SpecError(path, _line_of(doc, _useful_loc(err)), _describe(err)) from None
+        found = [SpecError(path, _line_of(doc, _useful_loc(e)), _describe(e)) for e in _distinct_errors(exc)]
+        found.sort(key=lambda e: e.line or 0)
+        raise SpecErrors(found) from None
 
 
 def spec_files(paths: list[Path] | list[str]) -> list[Path]:
@@ -162,22 +233,59 @@ def spec_files(paths: list[Path] | list[str]) -> list[Path]:
     return out
 
 
-def load_specs(paths: list[Path] | list[str]) -> list[CapabilitySpec]:
-    """Load every spec; ids must be unique across files. Specs are returned sorted by id (natural)."""
+def check_specs(paths: list[Path] | list[str]) -> tuple[list[CapabilitySpec], list[SpecError]]:
+    """Load every spec file, collecting every error of every file and duplicate ids across files."""
     files = spec_files(paths)
     if not files:
-        raise SpecError(paths[0] if paths else "specs", None, "no spec files (*.yaml) found")
+        where = paths[0] if paths else "specs"
+        what = "folder not found" if not Path(where).exists() else "no spec files (*.yaml) found"
+        return [], [SpecError(where, None, what)]
     specs: dict[str, tuple[CapabilitySpec, Path]] = {}
+    errors: list[SpecError] = []
     for f in files:
-        spec = load_spec(f)
+        try:
+            spec = load_spec(f)
+        except SpecError as exc:
+            errors.extend(exc.errors if isinstance(exc, SpecErrors) else [exc])
+            continue
         if spec.id in specs:
-            raise SpecError(f, None, f"duplicate capability id {spec.id!r}, also in {specs[spec.id][1]}")
+            line = _id_line(f)
+            errors.append(SpecError(f, line, f"duplicate capability id {spec.id!r}, also in {specs[spec.id][1]}; ids must be unique across files"))
+            continue
         specs[spec.id] = (spec, f)
-    return [s for s, _ in sorted(specs.values(), key=lambda sf: natural_key(sf[0].id))]
+    return [s for s, _ in sorted(specs.values(), key=lambda sf: natural_key(sf[0].id))], errors
+
+
+def _id_line(path: Path) -> int | None:
+    for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.startswith("id:"):
+            return i
+    return None
+
+
+def load_specs(paths: list[Path] | list[str]) -> list[CapabilitySpec]:
+    """Load every spec; ids must be unique across files. Specs are returned sorted by id (natural)."""
+    specs, errors = check_specs(paths)
+    if errors:
+        raise SpecErrors(errors)
+    return specs
 
 
 def spec_hash(spec: CapabilitySpec) -> str:
     """Hash of the validated content (not the bytes), so comments and formatting do not count."""
     from s2lct.atomic import dumps_json
 
-    return hashlib.sha256(dumps_json(spec.model_dump(mode="json")).encode()).hexdigest()
+    return hashlib.sha256(dumps_json(_without_unset_additions(spec.model_dump(mode="json"))).encode()).hexdigest()
+
+
+#: Optional keys added to the language after suites were committed: left out of the hash while
+#: unset, so adding a key does not invalidate every committed suite.
+_ADDED_KEYS = frozenset({"token_pattern"})
+
+
+def _without_unset_additions(obj: Any) -> Any:
+    if isinstance(obj, dict):
+        return {k: _without_unset_additions(v) for k, v in obj.items() if not (k in _ADDED_KEYS and v is None)}
+    if isinstance(obj, list):
+        return [_without_unset_additions(v) for v in obj]
+    return obj

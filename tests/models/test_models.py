@@ -143,9 +143,11 @@ def test_aliases_point_to_the_paper_models():
     assert isinstance(m, HuggingFaceModel) and m.source == "textattack/roberta-base-SST-2" and m.name == "roberta"
 
 
-def test_minilm_without_models_dir_is_a_clear_error(monkeypatch):
+def test_minilm_without_models_dir_is_a_clear_error(monkeypatch, tmp_path):
     monkeypatch.delenv("S2LCT_MODELS_DIR", raising=False)
-    with pytest.raises(ModelError, match="S2LCT_MODELS_DIR"):
+    (tmp_path / "s2lct.toml").write_text("")  # a configuration file that sets nothing
+    monkeypatch.setenv("S2LCT_CONFIG", str(tmp_path / "s2lct.toml"))
+    with pytest.raises(ModelError, match=r"--models-dir.*S2LCT_MODELS_DIR.*models_dir = \.\.\. in s2lct.toml"):
         load_model("minilm-sst2")
     with pytest.raises(ModelError, match="not found"):
         load_model("minilm-sst2", models_dir="/nonexistent/models")

@@ -59,8 +59,22 @@ def test_with_model_runs_every_case_as_an_item(env):
     result.assert_outcomes(passed=4, failed=4)
     out = result.stdout.str()
     assert "s2lct results" in out and "Negated positive sentences" in out
+    # results first: failing suite cases are summarised per capability, the table comes last
+    assert "s2lct: 4 failing suite cases" in out
+    assert "vader LC1: 1 failed, e.g. LC1-0003" in out and "vader LC4: 3 failed, e.g. LC4-0002, LC4-0003, LC4-0005" in out
+    assert "FAILED" not in out and "LC4-0005 (LC4" not in out
+    lines = out.rstrip().splitlines()
+    assert "4 failed, 4 passed" in lines[-1] and "TOTAL" in "".join(lines[: -1][-12:])
+    assert out.index("s2lct results") > out.index("failing suite cases")
+
+
+@pytest.mark.parametrize("ask", [["--s2lct-failures"], ["-rf"]])
+def test_every_failure_is_listed_on_request(env, ask):
+    result = env.runpytest("--model", "vader", "-q", "-p", "no:cacheprovider", *ask)
+    out = result.stdout.str()
     for cid in VADER_FAILING:
         assert f"FAILED {cid[:3]}::{cid}" in out
+    assert "failing suite cases" not in out
 
 
 def test_ids_and_collect_only(env):
@@ -86,7 +100,7 @@ def test_markers_and_keywords_select(env):
 
 
 def test_failure_message_shows_text_labels_and_probabilities(env):
-    result = env.runpytest("--model", "vader", "-k", "LC4-0005", "-p", "no:cacheprovider")
+    result = env.runpytest("--model", "vader", "-k", "LC4-0005", "-p", "no:cacheprovider", "--s2lct-failures")
     result.assert_outcomes(failed=1)
     out = result.stdout.str()
     assert "LC4-0005 (LC4 Negated positive sentences) failed for model vader" in out
@@ -209,7 +223,7 @@ def test_minilm_sst2(pytester, tmp_path, monkeypatch):
     write_tiny_suite(pytester.path / "generated", cases)
     result = pytester.runpytest("--model", "minilm-sst2", "--s2lct-report", "r.json", "-q")
     result.assert_outcomes(passed=3, failed=1)
-    assert "FAILED LC3::LC3-0001" in result.stdout.str()
+    assert "minilm-sst2 LC3: 1 failed, e.g. LC3-0001" in result.stdout.str()
     d = json.loads((pytester.path / "r.json").read_text())
     assert d["failing_cases"][0]["predicted"] == "negative"
     assert d["failing_cases"][0]["probs"]["negative"] == pytest.approx(0.934, abs=0.002)
@@ -232,3 +246,12 @@ def test_suite_dir_default_and_option(env):
     other = Path(env.path / "elsewhere")
     write_tiny_suite(other, TINY_CASES[:2])
     env.runpytest("--model", "vader", "--suite", "elsewhere", "-q").assert_outcomes(passed=2)
+
+
+def test_prediction_progress_before_the_items(env):
+    result = env.runpytest("--model", "vader", "-q", "-p", "no:cacheprovider", "--s2lct-no-cache", "--s2lct-progress")
+    out = result.stdout.str()
+    assert "s2lct: predicting vader: 8/8 texts" in out
+    assert out.index("s2lct: predicting vader") < out.index("[100%]")
+    plain = env.runpytest("--model", "vader", "-q", "-p", "no:cacheprovider", "--s2lct-no-cache").stdout.str()
+    assert "s2lct: predicting" not in plain  # not a terminal and not asked

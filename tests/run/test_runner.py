@@ -71,8 +71,8 @@ def test_run_minilm(suite, tmp_path):
     ("models", "suite_name", "needle", "code"),
     [
         (["robertta"], "suite", "unknown model 'robertta'; known: vader, textblob, bert, roberta, distilbert, minilm-sst2", 2),
-        (["vader"], "missing", "does not exist", 1),
-        (["vader"], "empty", "holds no", 1),
+        (["vader"], "missing", "does not exist", 2),
+        (["vader"], "empty", "holds no", 2),
     ],
 )
 def test_run_errors_are_one_line(suite, tmp_path, capsys, models, suite_name, needle, code):
