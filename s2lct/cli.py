@@ -129,12 +129,13 @@ def run(
 def diversity(
     suite: Annotated[Path, typer.Option("--suite", help="Suite folder.")] = Path("generated"),
     only: Annotated[Optional[str], typer.Option("--only", help="Comma-separated capability ids.")] = None,
-    sample: Annotated[int, typer.Option("--sample", min=2, help="Cases sampled for Self-BLEU (fixed seed).")] = 200,
-    max_cases: Annotated[int, typer.Option("--max-cases", min=1, help="Cases parsed per capability for production coverage.")] = 1000,
+    sample: Annotated[int, typer.Option("--sample", min=2, help="Cases per column for Self-BLEU (both columns the same size, at most the seed cases).")] = 200,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", min=10, help="Bootstrap resamples for the Self-BLEU 95% interval.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Sampling seed.")] = 0,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the figures as JSON.")] = None,
 ) -> None:
-    """Self-BLEU (lower = more diverse) and distinct grammar productions, seeds vs seeds+expansions."""
+    """Self-BLEU (lower = more diverse, equal-size samples, 95% bootstrap interval) and distinct
+    grammar productions (every case, and an equal-size sample), seeds vs seeds+expansions."""
     import json
 
     from rich.console import Console
@@ -144,15 +145,25 @@ def diversity(
     from s2lct.expand.diversity import diversity_report
     from s2lct.suite import natural_key
 
-    report = diversity_report(suite, only=_split_ids(only), sample=sample, max_cases=max_cases, seed=seed)
-    table = Table(title=f"diversity of {suite} (Self-BLEU on {sample} sampled cases; productions on ≤ {max_cases} parsed cases)")
-    for col in ("capability", "cases: seeds", "seeds+exp", "Self-BLEU: seeds", "seeds+exp", "productions: seeds", "seeds+exp"):
+    report = diversity_report(suite, only=_split_ids(only), sample=sample, bootstrap=bootstrap, seed=seed)
+    table = Table(title=f"diversity of {suite}: Self-BLEU on n cases per column (95% bootstrap interval); productions over every case and over k cases per column")
+    cols = ("capability", "cases: seeds", "seeds+exp", "n", "Self-BLEU: seeds", "seeds+exp",
+            "productions (all): seeds", "seeds+exp", "k", "productions @k: seeds", "seeds+exp")
+    for col in cols:
         table.add_column(col, justify="left" if col == "capability" else "right")
-    fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
+
+    def bleu(v: dict) -> str:
+        if v["self_bleu"] is None:
+            return "-"
+        lo, hi = v["self_bleu_ci"]
+        return f"{v['self_bleu']:.3f} [{lo:.3f}, {hi:.3f}]"
+
     for cap, row in sorted(report.items(), key=lambda kv: natural_key(kv[0])):
         a, b = row["seeds"], row["seeds+expansions"]
-        table.add_row(cap, str(a["cases"]), str(b["cases"]), fmt(a["self_bleu"]), fmt(b["self_bleu"]), str(a["productions"]), str(b["productions"]))
-    Console().print(table)
+        table.add_row(cap, str(a["cases"]), str(b["cases"]), str(a["self_bleu_sample"]), bleu(a), bleu(b),
+                      str(a["productions"]), str(b["productions"]), str(a["productions_sample"]),
+                      str(a["productions_at_sample"]), str(b["productions_at_sample"]))
+    Console(width=200).print(table)
     if json_out:
         write_text(json_out, json.dumps(report, indent=2, sort_keys=True) + "\n")
 

@@ -1,0 +1,152 @@
+"""Fluency checks on hand-picked good and bad expansions (issue 10's examples among them)."""
+
+from __future__ import annotations
+
+import _engine_models as models
+import pytest
+from nltk import Tree
+
+from s2lct.expand.checks import CheckItem, FluencyFilter, make_check, passed
+from s2lct.expand.checks.function_words import wants_an
+from s2lct.expand.checks.reparse import production_level
+
+
+def item(seed: str, seed_tags: str, fills: dict[int, tuple[str, str]], production: str = "X -> Y") -> CheckItem:
+    """``fills``: position in the expanded seed → (word, symbol)."""
+    toks = seed.split()
+    out = list(toks)
+    for p in sorted(fills):
+        out.insert(p, fills[p][0])
+    pos = tuple(sorted(fills))
+    return CheckItem(tuple(toks), tuple(seed_tags.split()), tuple(out), pos, tuple(fills[p][1] for p in pos), production)
+
+
+class NoModels:
+    @property
+    def parser(self):
+        raise AssertionError("a rule check must not need the parser")
+
+    @property
+    def mlm(self):
+        raise AssertionError("a rule check must not need the masked LM")
+
+
+def run(name: str, *items: CheckItem):
+    return [(r.passed, r.rule) for r in make_check(name).check(list(items), NoModels())]
+
+
+MUSHY = ("the mushy finale is long .", "DT JJ NN VBZ JJ .")
+
+
+def test_first_word_rejects_new_conjunction_or_sentence_adverb():
+    bad = [item(*MUSHY, {0: (w, sym)}) for w, sym in (("And", "CC"), ("But", "CC"), ("So", "RB"), ("Still", "RB"), ("Plus", "CC"))]
+    assert run("first_word", *bad) == [(False, "opener")] * 5
+    good = [
+        item(*MUSHY, {0: ("Overlong", "JJ")}),  # not an opener
+        item("And the finale is long .", "CC DT NN VBZ JJ .", {2: ("mushy", "JJ")}),  # the seed's own "And" is not new
+        item(*MUSHY, {5: ("so", "RB")}),  # "so" mid-sentence
+    ]
+    assert run("first_word", *good) == [(True, None)] * 3
+
+
+def test_names_rejects_invented_names_and_a_determiner_before_a_name():
+    john = item("the film is long .", "DT NN VBZ JJ .", {2: ("John", "NNP")})
+    ballistic = item("Ballistic : Ecks vs. Sever", "NNP : NNP CC NNP", {0: ("The", "DT")})
+    assert run("names", john, ballistic) == [(False, "invented_name"), (False, "determiner_before_name")]
+    ok = item("Ballistic is long .", "NNP VBZ JJ .", {2: ("very", "RB")})
+    assert run("names", ok) == [(True, None)]
+
+
+@pytest.mark.parametrize(
+    "seed, tags, fills, rule",
+    [
+        ("an inferior level", "DT JJ NN", {1: ("few", "JJ")}, "article"),  # "an [few] inferior level"
+        ("nothing more than a whim", "NN JJR IN DT NN", {1: ("anything", "NN")}, "pronoun_stack"),
+        ("in its tone", "IN PRP$ NN", {1: ("of", "IN")}, "preposition_stack"),  # "in [of] its tone"
+        ("worth the concentration", "JJ DT NN", {2: ("own", "JJ")}, "own"),  # "worth the [own] concentration"
+        ("the story", "DT NN", {1: ("its", "PRP$")}, "determiner_stack"),
+        ("it is ever so slight", "PRP VBZ RB RB JJ", {3: ("ever", "RB")}, "repeat"),
+        ("a film", "DT NN", {1: ("entertaining", "JJ")}, "article"),
+    ],
+)
+def test_function_words_bad(seed, tags, fills, rule):
+    assert run("function_words", item(seed, tags, fills)) == [(False, rule)]
+
+
+@pytest.mark.parametrize(
+    "seed, tags, fills",
+    [
+        ("a inferior level", "DT JJ NN", {1: ("few", "JJ")}),  # "a few inferior ..." agrees
+        ("the story", "DT NN", {0: ("all", "DT")}),  # "all the story"
+        ("worth their concentration", "JJ PRP$ NN", {2: ("own", "JJ")}),
+        ("because the rain", "IN DT NN", {1: ("of", "IN")}),  # complex preposition
+        ("an film", "DT NN", {1: ("honest", "JJ")}),  # silent h
+        ("a film", "DT NN", {1: ("unique", "JJ")}),  # "a unique" (you-)
+        ("nothing more than a whim", "NN JJR IN DT NN", {5: ("passing", "JJ")}),
+    ],
+)
+def test_function_words_good(seed, tags, fills):
+    assert run("function_words", item(seed, tags, fills)) == [(True, None)]
+
+
+def test_wants_an():
+    assert [wants_an(w) for w in ("apple", "hour", "user", "few", "FBI", "one", "1990s")] == [True, True, False, False, True, False, None]
+
+
+def test_production_level_on_hand_built_trees():
+    t = Tree.fromstring("(S (NP (DT the) (JJ mushy) (NN finale)) (VP (VBZ is) (ADJP (JJ long))) (. .))")
+    assert production_level(t, 1, "JJ", "NP", ("DT", "JJ", "NN")) == 1.0
+    assert production_level(t, 1, "JJ", "NP", ("DT", "JJ", "JJ", "NN")) == 0.67
+    assert production_level(t, 4, "JJ", "NP", ("DT", "JJ", "NN")) == 0.33  # under ADJP, not NP
+    assert production_level(t, 2, "JJ", "NP", ("DT", "JJ", "NN")) == 0.0  # an NN
+    assert production_level(t, 99, "JJ", "NP", ("DT", "JJ", "NN")) == 0.0
+
+
+class Models:
+    parser = property(lambda self: models.parser())
+    mlm = property(lambda self: models.mlm())
+
+
+def test_reparse_real_parser_keeps_production():
+    seed = ("the", "finale", "is", "long", ".")
+    tags = "DT NN VBZ JJ ."
+    good = item(" ".join(seed), tags, {1: ("mushy", "JJ")}, "NP -> DT JJ NN")
+    bad = item(" ".join(seed), tags, {1: ("of", "JJ")}, "NP -> DT JJ NN")  # "the of finale": not an adjective
+    res = make_check("reparse").check([good, bad], Models())
+    assert res[0].passed and res[0].score == 1.0
+    assert not res[1].passed
+
+
+def test_pll_scores_broken_fills_below_fluent_ones_and_threshold_splits_the_issue_examples():
+    seed = "it is nothing more than a whim ."
+    tags = "PRP VBZ NN JJR IN DT NN ."
+    fluent = item(seed, tags, {6: ("passing", "JJ")})
+    broken = item(seed, tags, {3: ("anything", "NN")})  # "nothing [anything] more than"
+    seed2, tags2 = "they work at an inferior level .", "PRP VBP IN DT JJ NN ."
+    fluent2 = item(seed2, tags2, {6: ("technical", "JJ")})
+    broken2 = item(seed2, tags2, {4: ("few", "JJ")})  # "an [few] inferior level"
+    pll = make_check("pll")
+    res = pll.check([fluent, broken, fluent2, broken2], Models())
+    assert res[0].score > res[1].score and res[2].score > res[3].score
+    assert [r.passed for r in res] == [True, False, True, False], [r.score for r in res]
+
+
+def test_filter_cascade_records_and_description():
+    john = item("the film is long .", "DT NN VBZ JJ .", {2: ("John", "NNP")})
+    opener = item(*MUSHY, {0: ("And", "CC")})
+    rules = [make_check(n) for n in ("first_word", "names", "function_words")]
+    recs = FluencyFilter(rules).run([john, opener], NoModels())
+    assert recs[0] == {"first_word": {"pass": True, "score": 1.0}, "names": {"pass": False, "score": 0.0, "rule": "invented_name"}}
+    assert list(recs[1]) == ["first_word"] and not passed(recs[1])  # cascade: later checks not run
+    full = FluencyFilter(rules, cascade=False).run([opener], NoModels())[0]
+    assert list(full) == ["first_word", "names", "function_words"] and not passed(full)
+    d = FluencyFilter([make_check("pll", threshold=-0.5)]).description()
+    assert d["checks"] == [{"name": "pll", "version": "1", "settings": {"threshold": -0.5, "window": 2, "metric": "mean_delta"}}]
+    assert passed({"pos": True, "pll": {"pass": True, "score": 0.1}}) and not passed({"pos": True, "pll": {"pass": False, "score": -3.0}})
+
+
+def test_unknown_check_is_a_clear_error():
+    from s2lct.errors import S2LCTError
+
+    with pytest.raises(S2LCTError, match="unknown fluency check 'nope'; registered: .*first_word"):
+        make_check("nope")
