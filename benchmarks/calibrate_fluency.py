@@ -10,6 +10,12 @@ candidate: ``cascade=False``) with the offline models; the pool is every candida
 and neutrality, sorted by (seed, tokens); ``random.Random(CAND_DRAW).sample`` of ``--n`` of them is
 written with the seed's PTB tags and every check's score, for annotation (``valid`` set by hand).
 
+``held-out``: a second, disjoint draw to measure precision out of sample (the filter's rules and
+thresholds were chosen on the first set): seeds drawn with ``SEED_HELD_OUT`` from the same refs
+minus the first draw's, expanded with the default filter (cascade on, as ``generate`` runs it);
+``--n`` accepted and ``--n`` rejected candidates drawn with ``CAND_HELD_OUT``, shuffled together so
+the annotator cannot tell them apart (the filter's records are kept in the file, not shown).
+
 ``evaluate``: re-runs the default filter (or the scores stored in the file with ``--stored``) on
 the annotated items and prints precision (valid share of accepted), recall (accepted share of
 valid), and per-check rejections; ``--sweep`` tries PLL thresholds.
@@ -35,6 +41,7 @@ for k, v in {
     os.environ.setdefault(k, str(v))
 
 SEED_DRAW, CAND_DRAW = 1010, 2020
+SEED_HELD_OUT, CAND_HELD_OUT = 3030, 4040
 ANNOTATED = REPO / "tests" / "data" / "expansions_annotated.jsonl"
 
 
@@ -73,6 +80,36 @@ def draw(args: argparse.Namespace) -> None:
             fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
     print(json.dumps({"seeds": len(seeds), "pool": len(pool), "accepted_in_pool": sum(c.accepted for _, c in pool),
                       "written": len(picked), "stats": {"rejected_by": ex.stats.rejected_by, "seconds": ex.stats.seconds}}), file=sys.stderr)
+
+
+def held_out(args: argparse.Namespace) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    from s2lct.config import get_settings
+    from s2lct.corpus.sst import load_sst
+    from s2lct.expand.expander import SeedExpander
+
+    sst = {(s.split, s.index): s for s in load_sst(get_settings().data_root)}
+    refs = suite_seed_refs(REPO / "generated")
+    first = set(random.Random(SEED_DRAW).sample(refs, args.first_seeds))
+    refs = [r for r in refs if r not in first]
+    seeds = [sst[r].tokens for r in random.Random(SEED_HELD_OUT).sample(refs, args.seeds)]
+    ex = SeedExpander(store=Path(tempfile.mkdtemp()) / "exp.sqlite3")
+    results = ex.expand_results(seeds)
+    tags = {s: tuple(t for _, t in tree.pos()) for s, tree in zip(seeds, ex.parser.parse(seeds)) if tree is not None}
+    acc = sorted(((s, c) for s, r in results.items() for c in r.candidates), key=lambda sc: (sc[0], sc[1].tokens))
+    rej = sorted(((s, c) for s, r in results.items() for c in r.rejected), key=lambda sc: (sc[0], sc[1].tokens))
+    rng = random.Random(CAND_HELD_OUT)
+    picked = rng.sample(acc, min(args.n, len(acc))) + rng.sample(rej, min(args.n, len(rej)))
+    rng.shuffle(picked)
+    with open(args.out, "w", encoding="utf-8") as fh:
+        for s, c in picked:
+            fh.write(json.dumps({"seed": list(s), "seed_tags": list(tags[s]), **c.to_json(), "valid": None}, ensure_ascii=False) + "\n")
+    n_seeds = sum(1 for r in results.values() if r.status == "ok")
+    print(json.dumps({"seeds": len(seeds), "parsed": n_seeds, "accepted": len(acc), "rejected": len(rej),
+                      "accepted_per_seed": round(len(acc) / n_seeds, 3), "candidates_per_seed": round((len(acc) + len(rej)) / n_seeds, 3),
+                      "stats": {"rejected_by": ex.stats.rejected_by, "seconds": ex.stats.seconds}}), file=sys.stderr)
 
 
 def load_items(path: Path):
@@ -141,12 +178,17 @@ def main() -> None:
     d.add_argument("--seeds", type=int, default=150)
     d.add_argument("--n", type=int, default=320)
     d.add_argument("--out", type=Path, required=True)
+    h = sub.add_parser("held-out")
+    h.add_argument("--first-seeds", type=int, default=150, help="--seeds of the first draw (excluded)")
+    h.add_argument("--seeds", type=int, default=250)
+    h.add_argument("--n", type=int, default=100)
+    h.add_argument("--out", type=Path, required=True)
     e = sub.add_parser("evaluate")
     e.add_argument("--file", type=Path, default=ANNOTATED)
     e.add_argument("--stored", action="store_true", help="use the scores stored in the file instead of re-scoring")
     e.add_argument("--sweep", action="store_true")
     args = ap.parse_args()
-    draw(args) if args.cmd == "draw" else evaluate(args)
+    {"draw": draw, "held-out": held_out, "evaluate": evaluate}[args.cmd](args)
 
 
 if __name__ == "__main__":

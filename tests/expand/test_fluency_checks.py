@@ -89,6 +89,41 @@ def test_function_words_good(seed, tags, fills):
     assert run("function_words", item(seed, tags, fills)) == [(True, None)]
 
 
+@pytest.mark.parametrize(
+    "seed, tags, fills, rule",
+    [
+        ("the movie back .", "DT NN RB .", {2: ("seat", "NN")}, "noun"),
+        ("revenge is sweet !", "NN VBZ JJ .", {3: ("and", "CC"), 4: ("fun", "JJ")}, "conjunction"),
+        ("at conception by its mum", "IN NN IN PRP$ NN", {1: ("your", "PRP$")}, "possessive"),
+        ("captured on film .", "VBN IN NN .", {2: ("a", "DT")}, "determiner"),
+        ("message movie or an epic ?", "NN NN CC DT NN .", {0: ("Any", "DT")}, "npi"),
+        ("loads of irreparable damage", "NNS IN JJ NN", {2: ("some", "DT")}, "quantifier_stack"),
+        ("the result is fresh .", "DT NN VBZ JJ .", {1: ("only", "JJ")}, "adjective"),
+        ("The Widowmaker is great .", "DT NNP VBZ JJ .", {1: ("french", "JJ")}, "adjective"),
+        ("you can go home again .", "PRP MD VB NN RB .", {5: ("anyway", "RB")}, "adverb"),
+        ("it 's certainly a record", "PRP VBZ RB DT NN", {2: ("probably", "RB")}, "adverb"),
+        ("the one thing most will take", "DT CD NN JJS MD VB", {3: ("about", "IN")}, "preposition"),
+    ],
+)
+def test_insertions_bad(seed, tags, fills, rule):
+    assert run("insertions", item(seed, tags, fills)) == [(False, rule)]
+
+
+@pytest.mark.parametrize(
+    "seed, tags, fills",
+    [
+        ("treads heavily into territory", "VBZ RB IN NN", {1: ("so", "RB")}),
+        ("pulling off stunts", "VBG RP NNS", {2: ("some", "DT")}),
+        ("without the insinuation of mediocre acting", "IN DT NN IN JJ NN", {4: ("any", "DT")}),
+        ("McCracken knows that 's all", "NNP VBZ DT VBZ DT", {2: ("that", "IN")}),
+        ("A sincere but dramatically conflicted tale", "DT JJ CC RB JJ NN", {3: ("sometimes", "RB")}),
+        ("An excellent sequel .", "DT JJ NN .", {2: ("cinematic", "JJ")}),
+    ],
+)
+def test_insertions_good(seed, tags, fills):
+    assert run("insertions", item(seed, tags, fills)) == [(True, None)]
+
+
 def test_wants_an():
     assert [wants_an(w) for w in ("apple", "hour", "user", "few", "FBI", "one", "1990s")] == [True, True, False, False, True, False, None]
 
@@ -117,18 +152,29 @@ def test_reparse_real_parser_keeps_production():
     assert not res[1].passed
 
 
-def test_pll_scores_broken_fills_below_fluent_ones_and_threshold_splits_the_issue_examples():
-    seed = "it is nothing more than a whim ."
-    tags = "PRP VBZ NN JJR IN DT NN ."
-    fluent = item(seed, tags, {6: ("passing", "JJ")})
-    broken = item(seed, tags, {3: ("anything", "NN")})  # "nothing [anything] more than"
-    seed2, tags2 = "they work at an inferior level .", "PRP VBP IN DT JJ NN ."
-    fluent2 = item(seed2, tags2, {6: ("technical", "JJ")})
-    broken2 = item(seed2, tags2, {4: ("few", "JJ")})  # "an [few] inferior level"
-    pll = make_check("pll")
-    res = pll.check([fluent, broken, fluent2, broken2], Models())
-    assert res[0].score > res[1].score and res[2].score > res[3].score
-    assert [r.passed for r in res] == [True, False, True, False], [r.score for r in res]
+def annotated(*ids: int) -> list[CheckItem]:
+    """Candidates of tests/data/expansions_annotated.jsonl by id."""
+    import json
+    from pathlib import Path
+
+    rows = {r["id"]: r for r in map(json.loads, (Path(__file__).parents[1] / "data" / "expansions_annotated.jsonl").open(encoding="utf-8"))}
+    return [
+        CheckItem(tuple(r["seed"]), tuple(r["seed_tags"]), tuple(r["tokens"]), tuple(m["position"] for m in r["masks"]),
+                  tuple(m["symbol"] for m in r["masks"]), r["production"])
+        for r in (rows[i] for i in ids)
+    ]
+
+
+def test_pll_threshold_splits_what_the_rules_leave():
+    # fluent: "comes at film with [some] bracing intelligence", "the thrills pop up [so] frequently";
+    # not: "fosters moments of [some] spontaneous intimacy", "the thrills pop up frequently [quickly]"
+    good = annotated(301, 69)
+    bad = annotated(302, 258)
+    res = make_check("pll").check(good + bad, Models())
+    assert [r.passed for r in res] == [True, True, False, False], [r.score for r in res]
+    assert min(r.score for r in res[:2]) > max(r.score for r in res[2:])
+    # the same candidate scores the same whatever it is batched with
+    assert make_check("pll").check(bad[:1], Models())[0].score == res[2].score
 
 
 def test_filter_cascade_records_and_description():
@@ -142,6 +188,8 @@ def test_filter_cascade_records_and_description():
     assert list(full) == ["first_word", "names", "function_words"] and not passed(full)
     d = FluencyFilter([make_check("pll", threshold=-0.5)]).description()
     assert d["checks"] == [{"name": "pll", "version": "1", "settings": {"threshold": -0.5, "window": 2, "metric": "mean_delta"}}]
+    assert [c["name"] for c in FluencyFilter().description()["checks"]] == [
+        "first_word", "names", "function_words", "insertions", "pll", "reparse"]
     assert passed({"pos": True, "pll": {"pass": True, "score": 0.1}}) and not passed({"pos": True, "pll": {"pass": False, "score": -3.0}})
 
 

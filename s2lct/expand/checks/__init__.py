@@ -29,7 +29,7 @@ Tokens = tuple[str, ...]
 fluency_checks = catalogue.create("s2lct", "fluency_checks", entry_points=True)
 
 #: the default order: cheap word rules first, then the masked-LM score, then the re-parse
-DEFAULT_CHECKS: tuple[str, ...] = ("first_word", "names", "function_words", "pll", "reparse")
+DEFAULT_CHECKS: tuple[str, ...] = ("first_word", "names", "function_words", "insertions", "pll", "reparse")
 
 
 @dataclass(frozen=True)
@@ -109,7 +109,7 @@ def make_check(name: str, **settings: Any) -> FluencyCheck:
 
 def _register_builtin() -> None:
     # importing the modules registers them
-    from s2lct.expand.checks import first_word, function_words, names, pll, reparse  # noqa: F401
+    from s2lct.expand.checks import first_word, function_words, insertions, names, pll, reparse  # noqa: F401
 
 
 class FluencyFilter:
