@@ -94,14 +94,18 @@ def held_out(args: argparse.Namespace) -> None:
     refs = suite_seed_refs(REPO / "generated")
     first = set(random.Random(SEED_DRAW).sample(refs, args.first_seeds))
     refs = [r for r in refs if r not in first]
-    seeds = [sst[r].tokens for r in random.Random(SEED_HELD_OUT).sample(refs, args.seeds)]
+    for earlier in args.exclude:  # seeds of earlier held-out draws: (seed, n) pairs
+        rng_seed, n = (int(x) for x in earlier.split(":"))
+        used = set(random.Random(rng_seed).sample(refs, n))
+        refs = [r for r in refs if r not in used]
+    seeds = [sst[r].tokens for r in random.Random(args.rng).sample(refs, args.seeds)]
     ex = SeedExpander(store=Path(tempfile.mkdtemp()) / "exp.sqlite3")
     results = ex.expand_results(seeds)
     tags = {s: tuple(t for _, t in tree.pos()) for s, tree in zip(seeds, ex.parser.parse(seeds)) if tree is not None}
     acc = sorted(((s, c) for s, r in results.items() for c in r.candidates), key=lambda sc: (sc[0], sc[1].tokens))
     rej = sorted(((s, c) for s, r in results.items() for c in r.rejected), key=lambda sc: (sc[0], sc[1].tokens))
     rng = random.Random(CAND_HELD_OUT)
-    picked = rng.sample(acc, min(args.n, len(acc))) + rng.sample(rej, min(args.n, len(rej)))
+    picked = rng.sample(acc, min(args.n, len(acc))) + rng.sample(rej, min(args.n_rejected or args.n, len(rej)))
     rng.shuffle(picked)
     with open(args.out, "w", encoding="utf-8") as fh:
         for s, c in picked:
@@ -181,7 +185,10 @@ def main() -> None:
     h = sub.add_parser("held-out")
     h.add_argument("--first-seeds", type=int, default=150, help="--seeds of the first draw (excluded)")
     h.add_argument("--seeds", type=int, default=250)
-    h.add_argument("--n", type=int, default=100)
+    h.add_argument("--n", type=int, default=100, help="accepted candidates drawn")
+    h.add_argument("--n-rejected", type=int, default=None, help="rejected candidates drawn (default: --n)")
+    h.add_argument("--rng", type=int, default=SEED_HELD_OUT, help="seed of the seed draw")
+    h.add_argument("--exclude", action="append", default=[], metavar="SEED:N", help="leave out an earlier draw's seeds")
     h.add_argument("--out", type=Path, required=True)
     e = sub.add_parser("evaluate")
     e.add_argument("--file", type=Path, default=ANNOTATED)

@@ -96,13 +96,25 @@ def test_function_words_good(seed, tags, fills):
         ("revenge is sweet !", "NN VBZ JJ .", {3: ("and", "CC"), 4: ("fun", "JJ")}, "conjunction"),
         ("at conception by its mum", "IN NN IN PRP$ NN", {1: ("your", "PRP$")}, "possessive"),
         ("captured on film .", "VBN IN NN .", {2: ("a", "DT")}, "determiner"),
+        ("pulling off stunts", "VBG RP NNS", {2: ("some", "DT")}, "determiner"),  # right half the time only
         ("message movie or an epic ?", "NN NN CC DT NN .", {0: ("Any", "DT")}, "npi"),
-        ("loads of irreparable damage", "NNS IN JJ NN", {2: ("some", "DT")}, "quantifier_stack"),
+        ("a pack of dogs", "DT NN IN NNS", {3: ("two", "CD")}, "number"),
         ("the result is fresh .", "DT NN VBZ JJ .", {1: ("only", "JJ")}, "adjective"),
         ("The Widowmaker is great .", "DT NNP VBZ JJ .", {1: ("french", "JJ")}, "adjective"),
+        ("an American tragedy .", "DT JJ NN .", {2: ("political", "JJ")}, "adjective"),
+        ("the sense of imagery", "DT NN IN NN", {3: ("cultural", "JJ")}, "adjective"),
+        ("the film is so tired .", "DT NN VBZ RB JJ .", {3: ("mostly", "RB")}, "adverb"),
+        ("it should be sincere", "PRP MD VB JJ", {3: ("so", "RB")}, "adverb_position"),
+        ("it reveals itself slowly , artfully", "PRP VBZ PRP RB , RB", {3: ("so", "RB")}, "adverb_position"),
+        ("it 's not without style", "PRP VBZ RB IN NN", {4: ("any", "DT")}, "npi"),
+        ("I do n't think they will prefer it", "PRP VBP RB VB PRP MD VB PRP", {6: ("probably", "RB")}, "adverb_position"),
         ("you can go home again .", "PRP MD VB NN RB .", {5: ("anyway", "RB")}, "adverb"),
-        ("it 's certainly a record", "PRP VBZ RB DT NN", {2: ("probably", "RB")}, "adverb"),
+        ("It rapidly develops", "PRP RB VBZ", {1: ("ultimately", "RB")}, "adverb"),
+        ("it 's certainly a record", "PRP VBZ RB DT NN", {2: ("probably", "RB")}, "adverb_position"),
+        ("coulda been better", "MD VB JJR", {2: ("so", "RB")}, "adverb_position"),
+        ("it might sound", "PRP MD VB", {2: ("probably", "RB")}, "adverb_position"),
         ("the one thing most will take", "DT CD NN JJS MD VB", {3: ("about", "IN")}, "preposition"),
+        ("hard to imagine Alan being better", "JJ TO VB NNP VBG JJR", {3: ("that", "IN")}, "preposition"),
     ],
 )
 def test_insertions_bad(seed, tags, fills, rule):
@@ -113,11 +125,13 @@ def test_insertions_bad(seed, tags, fills, rule):
     "seed, tags, fills",
     [
         ("treads heavily into territory", "VBZ RB IN NN", {1: ("so", "RB")}),
-        ("pulling off stunts", "VBG RP NNS", {2: ("some", "DT")}),
-        ("without the insinuation of mediocre acting", "IN DT NN IN JJ NN", {4: ("any", "DT")}),
-        ("McCracken knows that 's all", "NNP VBZ DT VBZ DT", {2: ("that", "IN")}),
-        ("A sincere but dramatically conflicted tale", "DT JJ CC RB JJ NN", {3: ("sometimes", "RB")}),
-        ("An excellent sequel .", "DT JJ NN .", {2: ("cinematic", "JJ")}),
+        ("Jones and Snipes are enthralling", "NNP CC NNP VBP JJ", {4: ("so", "RB")}),
+        ("Decent but dull .", "JJ CC JJ .", {2: ("sometimes", "RB")}),
+        ("They should have found it", "PRP MD VB VBN PRP", {2: ("probably", "RB")}),
+        ("A chiller resolutely without chills .", "DT NN RB IN NNS .", {4: ("any", "DT")}),
+        ("a movie that proves you can run", "DT NN WDT VBZ PRP MD VB", {4: ("that", "IN")}),
+        ("The cast is extraordinarily good .", "DT NN VBZ RB JJ .", {3: ("so", "RB")}),
+        ("it always seemed static .", "PRP RB VBD JJ .", {3: ("so", "RB")}),
     ],
 )
 def test_insertions_good(seed, tags, fills):
@@ -187,6 +201,7 @@ def test_filter_cascade_records_and_description():
     full = FluencyFilter(rules, cascade=False).run([opener], NoModels())[0]
     assert list(full) == ["first_word", "names", "function_words"] and not passed(full)
     d = FluencyFilter([make_check("pll", threshold=-0.5)]).description()
+    assert FluencyFilter().description()["checks"][4]["settings"]["threshold"] == -0.1
     assert d["checks"] == [{"name": "pll", "version": "1", "settings": {"threshold": -0.5, "window": 2, "metric": "mean_delta"}}]
     assert [c["name"] for c in FluencyFilter().description()["checks"]] == [
         "first_word", "names", "function_words", "insertions", "pll", "reparse"]

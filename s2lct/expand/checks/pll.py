@@ -14,7 +14,7 @@ through the model in length-sorted batches that depend on that seed alone (resul
 with the other seeds of a run); scores are rounded to 4 decimals. transformers gives the model;
 the PLL loop is ours because no maintained library scores a chosen subset of positions in batch.
 
-Threshold: −0.15 (a candidate may lose at most 0.15 nats per word piece around the fill). On the
+Threshold: −0.1 (a candidate may lose at most 0.1 nats per word piece around the fill). On the
 annotated set (tests/data/expansions_annotated.jsonl) the score alone separates valid from invalid
 expansions poorly (AUC ≈ 0.64 with the small offline MLM; full-sentence PLL or the neighbours'
 change alone do no better), so it runs after the word-class rules and removes what they leave
@@ -37,7 +37,7 @@ class PseudoLogLikelihood:
     name = "pll"
     version = "1"
 
-    def __init__(self, threshold: float = -0.15, window: int = 2, metric: str = "mean_delta", batch_size: int = 128) -> None:
+    def __init__(self, threshold: float = -0.1, window: int = 2, metric: str = "mean_delta", batch_size: int = 128) -> None:
         if metric not in METRICS:
             raise ValueError(f"pll metric {metric!r}; valid: {', '.join(METRICS)}")
         self.threshold, self.window, self.metric, self.batch_size = threshold, window, metric, batch_size
