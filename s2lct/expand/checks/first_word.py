@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from s2lct.expand.checks import CheckContext, CheckItem, CheckResult, fluency_checks
+from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
 
 OPENERS = frozenset(
     "and but so or nor yet plus then also still however thus hence therefore besides anyway anyhow well now though "

@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from s2lct.expand.checks import CheckContext, CheckItem, CheckResult, fluency_checks
+from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
 
 DETERMINERS = ("any",)
 REFERENCE_ADJECTIVES = (

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from s2lct.expand.checks import CheckContext, CheckItem, CheckResult, fluency_checks
+from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
 
 NAME_TAGS = frozenset({"NNP", "NNPS"})
 

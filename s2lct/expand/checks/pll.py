@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from s2lct.expand.checks import CheckContext, CheckItem, CheckResult, fluency_checks
+from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
 
 METRICS = ("mean_delta", "context_delta")
 

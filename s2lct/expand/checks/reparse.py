@@ -20,7 +20,7 @@ from typing import Any
 
 from nltk import Tree
 
-from s2lct.expand.checks import CheckContext, CheckItem, CheckResult, fluency_checks, split_production
+from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks, split_production
 
 
 def production_level(tree: Tree, position: int, symbol: str, lhs: str, rhs: tuple[str, ...]) -> float:
