@@ -76,8 +76,8 @@ class PseudoLogLikelihood:
             n = len(it.tokens)
             win = sorted({i for p in it.positions for i in range(max(0, p - self.window), min(n, p + self.window + 1))})
             seed_win = [j for i in win if (j := it.seed_index(i)) is not None]
-            ids_e, wid_e = encode(it.tokens)
-            ids_s, wid_s = encode(it.seed)
+            _, wid_e = encode(it.tokens)
+            _, wid_s = encode(it.seed)
             exp_pieces = {i: [k for k, w in enumerate(wid_e) if w == i] for i in win}
             seed_pieces = {j: [k for k, w in enumerate(wid_s) if w == j] for j in seed_win}
             for ks in exp_pieces.values():
