@@ -5,9 +5,15 @@
     python benchmarks/bench_expand.py --n 300 --profile prof.out   # cProfile, top functions printed
     python benchmarks/bench_expand.py --capabilities LC1,LC2,LC4,LC5  # exactly the seeds generate expands
     python benchmarks/bench_expand.py --capabilities all           # every seed of all eleven capabilities
+    python benchmarks/bench_expand.py --fluency-cost --sample 300  # filter's cost: with vs without, side by side
 
 Reports seeds/s, masked sentences/s, fill-ins validated/s, time per stage, peak RSS, wall time.
-Uses a fresh temporary cache (cold parse cache, new store) unless --cache-dir is given. Resources
+Uses a fresh temporary cache (cold parse cache, new store) unless --cache-dir is given.
+
+--fluency-cost expands the same seeds twice, without the fluency checks (PoS and neutrality only)
+and with the default ones, each with its own cold parse cache and store, alternating chunk by
+chunk so that both see the same load on a shared machine; it prints both timings, their ratio and
+the all-SST estimate (the all-SST time without the filter, --all-sst-minutes, times the ratio). Resources
 default to the offline models in ../shared (as the tests do); override with S2LCT_* variables.
 """
 
@@ -83,6 +89,9 @@ def main() -> None:
     ap.add_argument("--chunk-size", type=int, default=64)
     ap.add_argument("--cache-dir", type=Path, default=None)
     ap.add_argument("--profile", type=Path, default=None, help="write cProfile stats here")
+    ap.add_argument("--sample", type=int, default=None, help="a random sample (random.Random(0)) of N SST sentences")
+    ap.add_argument("--fluency-cost", action="store_true", help="time the expansion with and without the fluency checks")
+    ap.add_argument("--all-sst-minutes", type=float, default=31.0, help="measured all-SST expansion time without the filter")
     ap.add_argument("--json", type=Path, default=None, help="write the figures as JSON here")
     args = ap.parse_args()
 
@@ -92,8 +101,15 @@ def main() -> None:
         seeds = capability_seeds(args.capabilities)
     else:
         seeds = sst_seeds("any" if args.all else args.select)
-        if not args.all:
+        if args.sample:
+            import random
+
+            seeds = random.Random(0).sample(seeds, args.sample)
+        elif not args.all:
             seeds = seeds[: args.n]
+    if args.fluency_cost:
+        fluency_cost(seeds, cache_dir, args)
+        return
 
     t0 = time.perf_counter()
     from s2lct.expand.expander import ExpansionConfig, SeedExpander
@@ -147,6 +163,61 @@ def main() -> None:
         import pstats
 
         pstats.Stats(str(args.profile)).sort_stats("cumulative").print_stats(25)
+
+
+def fluency_cost(seeds: list[tuple[str, ...]], cache_dir: Path, args: argparse.Namespace) -> None:
+    """Without vs with the fluency checks on the same seeds, alternating chunks (side by side)."""
+    import torch
+
+    from s2lct.expand.checks import FluencyFilter
+    from s2lct.expand.expander import ExpansionConfig, SeedExpander
+    from s2lct.expand.parsing import Parser
+
+    torch.set_num_threads(int(os.environ.get("S2LCT_THREADS", "1")))
+    shared = SeedExpander()
+    shared.description()  # loads parser, grammar, tagger, polarity once
+    shared.mlm._load()
+    runs = {}
+    for name, filt in (("without", FluencyFilter.off()), ("with", FluencyFilter())):
+        sub = cache_dir / name
+        runs[name] = SeedExpander(
+            ExpansionConfig(max_masked=args.k, top_n=args.top_n, chunk_size=args.chunk_size),
+            parser=Parser(cache_dir=sub, backend=shared.parser.backend), grammar=shared.grammar, mlm=shared.mlm,
+            tagger=shared.tagger, polarity=shared.polarity, store=sub / "expansions.sqlite3", fluency=filt,
+        )
+    wall = {n: 0.0 for n in runs}
+    cpu = {n: 0.0 for n in runs}
+    accepted = {n: 0 for n in runs}
+    size = args.chunk_size
+    for i in range(0, len(seeds), size):
+        chunk = seeds[i : i + size]
+        for name, ex in runs.items():
+            t, c = time.perf_counter(), _cpu()
+            res = ex.expand(chunk)
+            wall[name] += time.perf_counter() - t
+            cpu[name] += _cpu() - c
+            accepted[name] += sum(len(v) for v in res.values())
+        print(f"{min(i + size, len(seeds))}/{len(seeds)} seeds", file=sys.stderr, flush=True)
+    ratio = wall["with"] / wall["without"]
+    figures = {
+        "seeds": len(seeds),
+        **{f"{n}_filter": {
+            "expand_seconds": round(wall[n], 1), "cpu_seconds": round(cpu[n], 1), "accepted": accepted[n],
+            "accepted_per_seed": round(accepted[n] / len(seeds), 3),
+            "stage_seconds": {k: round(v, 1) for k, v in ex.stats.seconds.items()},
+            "rejected_by": ex.stats.rejected_by,
+        } for n, ex in runs.items()},
+        "ratio_wall_with_over_without": round(ratio, 3),
+        "ratio_cpu_with_over_without": round(cpu["with"] / cpu["without"], 3),
+        "all_sst_estimate_minutes": round(args.all_sst_minutes * ratio, 1),
+        "estimate_method": f"all-SST time without the filter ({args.all_sst_minutes} min, measured) x the wall-time ratio on this sample",
+        "peak_rss_mib": round(peak_rss_mib(), 0),
+        "load_average_1min_at_end": round(os.getloadavg()[0], 2),
+        "torch_threads": _threads(),
+    }
+    print(json.dumps(figures, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2) + "\n")
 
 
 def _cpu() -> float:

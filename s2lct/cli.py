@@ -195,8 +195,8 @@ def explain(
 def diversity(
     suite: Annotated[Path, typer.Option("--suite", help="Suite folder.")] = Path("generated"),
     only: Annotated[Optional[str], typer.Option("--only", help="Comma-separated capability ids.")] = None,
-    sample: Annotated[int, typer.Option("--sample", min=2, help="Cases sampled for Self-BLEU (fixed seed).")] = 200,
-    max_cases: Annotated[int, typer.Option("--max-cases", min=1, help="Cases parsed per capability for production coverage.")] = 1000,
+    sample: Annotated[int, typer.Option("--sample", min=2, help="Cases per column for Self-BLEU (both columns the same size, at most the seed cases).")] = 200,
+    bootstrap: Annotated[int, typer.Option("--bootstrap", min=10, help="Bootstrap resamples for the Self-BLEU 95% interval.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Sampling seed.")] = 0,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the figures as JSON.")] = None,
     parser: Parser = None,
@@ -205,7 +205,8 @@ def diversity(
     quiet: Quiet = False,
     progress: ShowProgress = False,
 ) -> None:
-    """Self-BLEU (lower = more diverse) and distinct grammar productions, seeds vs seeds+expansions."""
+    """Self-BLEU (lower = more diverse, equal-size samples, 95% bootstrap interval) and distinct
+    grammar productions (every case, and an equal-size sample), seeds vs seeds+expansions."""
     import json
 
     from rich.console import Console
@@ -217,25 +218,34 @@ def diversity(
 
     settings_for(config, parser=parser, cache_dir=cache_dir)
     with progress_for(quiet, progress) as bars:
-        report = diversity_report(suite, only=_split_ids(only), sample=sample, max_cases=max_cases, seed=seed, progress=bars)
+        report = diversity_report(suite, only=_split_ids(only), sample=sample, bootstrap=bootstrap, seed=seed, progress=bars)
     table = Table(title=f"diversity of {suite}", title_justify="left")
-    for col in ("ID", "Cases S", "Cases S+E", "BLEU S", "BLEU S+E", "Prod. S", "Prod. S+E"):
+    for col in ("ID", "n", "BLEU S", "BLEU S+E", "Prod. S", "S+E", "k", "P@k S", "S+E"):
         table.add_column(col, justify="left" if col == "ID" else "right", no_wrap=True)
-    fmt = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
+
+    def bleu(v: dict) -> str:
+        if v["self_bleu"] is None:
+            return "-"
+        lo, hi = v["self_bleu_ci"]
+        return f"{v['self_bleu']:.3f}±{(hi - lo) / 2:.3f}".replace("±0.", "±.")
+
     for cap, row in sorted(report.items(), key=lambda kv: natural_key(kv[0])):
         a, b = row["seeds"], row["seeds+expansions"]
-        table.add_row(cap, str(a["cases"]), str(b["cases"]), fmt(a["self_bleu"]), fmt(b["self_bleu"]), str(a["productions"]), str(b["productions"]))
+        table.add_row(cap, str(a["self_bleu_sample"]), bleu(a), bleu(b), str(a["productions"]), str(b["productions"]),
+                      str(a["productions_sample"]), str(a["productions_at_sample"]), str(b["productions_at_sample"]))
     console = Console()
     console.print(table)
-    console.print(DIVERSITY_FOOTER.format(sample=sample, max_cases=max_cases), style="dim", highlight=False)
+    console.print(DIVERSITY_FOOTER, style="dim", highlight=False)
     if json_out:
         write_text(json_out, json.dumps(report, indent=2, sort_keys=True) + "\n")
 
 
 DIVERSITY_FOOTER = (
-    "S: seed cases only; S+E: seed cases and their expansions. Cases: number of cases; BLEU: Self-BLEU "
-    "of {sample} sampled cases against each other (lower = more diverse); Prod.: distinct grammar "
-    "productions (NP -> DT NN) in the parses of at most {max_cases} cases (higher = more varied syntax)."
+    "S: seed cases only; S+E: seed cases and their expansions. n: cases per column for Self-BLEU (the "
+    "same in both); BLEU: Self-BLEU of those n cases against each other, ± half the 95% bootstrap interval "
+    "(lower = more diverse); Prod.: distinct grammar productions (NP -> DT NN) in the parses of every case "
+    "(higher = more varied syntax); k: the seed cases' count; P@k: productions in k cases of each column "
+    "(like for like)."
 )
 
 

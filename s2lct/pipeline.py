@@ -145,6 +145,8 @@ def _write_suite(
             "capabilities": dict(sorted(capabilities.items(), key=lambda kv: natural_key(kv[0]))),
             "expanded": "mixed" if old and old.get("expanded") != expanded else expanded,
         }
+        if expansion_info.get("checks"):
+            manifest["expansion_checks"] = expansion_info["checks"]
         write_manifest(staging, manifest)
         for name in written:
             os.replace(staging / name, out_dir / name)

@@ -1,12 +1,19 @@
-"""Diversity of test cases (METHOD §1.4, the original tool's metrics).
+"""Diversity of test cases (METHOD §1.4, the original tool's metrics), measured like for like.
 
-- Self-BLEU: the mean BLEU of each sampled case against all other sampled cases (lower = more
-  diverse); nltk's ``sentence_bleu`` with smoothing method 1, 4-gram weights.
+- Self-BLEU: the BLEU of each sampled case against all other sampled cases, averaged (lower =
+  more diverse); nltk's ``sentence_bleu`` with smoothing method 1, 4-gram weights. Both columns
+  (seeds, seeds+expansions) are scored on samples of the *same size* (the smaller of ``sample``
+  and the seed cases), because Self-BLEU depends on the number of references. The 95% interval
+  is a percentile bootstrap over the per-case scores of that sample (``bootstrap`` resamples;
+  the references stay the sample): it says how much the figure depends on which cases were
+  scored, at no extra BLEU computation.
 - Production coverage: the number of distinct non-lexical grammar productions in the parses of
-  the cases (higher = more syntactic variety).
+  *every* case (parses are cached by the parser, so a second run is fast), and, like for like, on
+  an equal-size sample of each column (as many cases as the seeds column has).
 
-Both are computed on a sample drawn with a fixed seed, so the same suite gives the same figures,
-and seeds vs seeds+expansions are compared on samples of at most the same size.
+Samples are drawn with a fixed seed, so the same suite gives the same figures. (The earlier
+version parsed at most 1,000 cases per column, so a column with expansions could show *fewer*
+productions than its seeds alone: an artifact of the cap.)
 """
 
 from __future__ import annotations
@@ -36,20 +43,37 @@ def _sample(items: Sequence[Any], n: int | None, seed: int) -> list[Any]:
     return random.Random(seed).sample(list(items), n)
 
 
-def self_bleu(sentences: Sequence[Sequence[str]], *, sample: int | None = 200, seed: int = 0, max_n: int = 4) -> float | None:
-    """Mean BLEU of each of (at most ``sample``) sentences against the others; ``None`` if < 2."""
+def self_bleu_scores(sentences: Sequence[Sequence[str]], *, sample: int | None = 200, seed: int = 0, max_n: int = 4) -> list[float]:
+    """BLEU of each of (at most ``sample``) sentences against the others; [] if fewer than 2."""
     from nltk.translate.bleu_score import SmoothingFunction, sentence_bleu
 
     chosen = [list(s) for s in _sample(sentences, sample, seed)]
     if len(chosen) < 2:
-        return None
+        return []
     weights = tuple([1.0 / max_n] * max_n)
     smooth = SmoothingFunction().method1
-    scores = [
+    return [
         sentence_bleu(chosen[:i] + chosen[i + 1 :], hyp, weights=weights, smoothing_function=smooth)
         for i, hyp in enumerate(chosen)
     ]
-    return sum(scores) / len(scores)
+
+
+def self_bleu(sentences: Sequence[Sequence[str]], *, sample: int | None = 200, seed: int = 0, max_n: int = 4) -> float | None:
+    """Mean BLEU of each of (at most ``sample``) sentences against the others; ``None`` if < 2."""
+    scores = self_bleu_scores(sentences, sample=sample, seed=seed, max_n=max_n)
+    return sum(scores) / len(scores) if scores else None
+
+
+def bootstrap_interval(values: Sequence[float], *, resamples: int = 1000, seed: int = 0, level: float = 0.95) -> tuple[float, float] | None:
+    """Percentile bootstrap interval of the mean of ``values`` (None if empty)."""
+    if not values:
+        return None
+    rng = random.Random(seed)
+    n = len(values)
+    means = sorted(sum(values[rng.randrange(n)] for _ in range(n)) / n for _ in range(resamples))
+    lo = means[int((1 - level) / 2 * (resamples - 1))]
+    hi = means[int((1 + level) / 2 * (resamples - 1))]
+    return lo, hi
 
 
 def distinct_productions(trees: Iterable[Tree | None]) -> set[str]:
@@ -61,16 +85,19 @@ def diversity_report(
     suite_dir: str | Path,
     *,
     only: Iterable[str] | None = None,
-    sample: int | None = 200,
-    max_cases: int | None = 1000,
+    sample: int = 200,
+    bootstrap: int = 1000,
     seed: int = 0,
     parser: Any = None,
     progress: Any = None,
 ) -> dict[str, dict[str, dict[str, Any]]]:
-    """Per capability, for ``seeds`` (cases without expansion) and ``seeds+expansions`` (all):
-    ``{"cases": n, "sampled": m, "self_bleu": float | None, "productions": int}``.
+    """Per capability, for ``seeds`` (cases without expansion) and ``seeds+expansions`` (all)::
 
-    Self-BLEU uses ``sample`` cases, production coverage ``max_cases`` cases (None: all), both
+        {"cases": n, "self_bleu": float | None, "self_bleu_ci": [lo, hi] | None, "self_bleu_sample": m,
+         "productions": int (every case), "productions_sample": k, "productions_at_sample": int}
+
+    Self-BLEU uses ``m = min(sample, seed cases)`` cases in both columns; ``productions_at_sample``
+    counts productions on ``k`` = the seed cases' number of cases of each column. Samples are
     drawn with ``seed``. ``parser`` defaults to ``parsing.Parser()`` (parses are cached).
     ``progress`` (a ``ProgressFactory``) reports parsing, the slow part, in chunks of 64 sentences."""
     from s2lct.suite import load_suite
@@ -79,17 +106,15 @@ def diversity_report(
     by_cap: dict[str, list[Any]] = {}
     for c in cases:
         by_cap.setdefault(c.capability, []).append(c)
-    groups: dict[tuple[str, str], list[list[str]]] = {}
+    groups: dict[str, dict[str, list[list[str]]]] = {}
     for cap, cs in sorted(by_cap.items()):
         cs = sorted(cs, key=lambda c: c.id)
-        groups[(cap, "seeds")] = [tokenize(c.text) for c in cs if c.expansion is None]
-        groups[(cap, "seeds+expansions")] = [tokenize(c.text) for c in cs]
-    picked = {key: _sample(toks, max_cases, seed) for key, toks in groups.items()}
+        groups[cap] = {"seeds": [tokenize(c.text) for c in cs if c.expansion is None], "seeds+expansions": [tokenize(c.text) for c in cs]}
     if parser is None:
         from s2lct.expand.parsing import Parser
 
         parser = Parser()
-    all_sents = list(dict.fromkeys(tuple(t) for toks in picked.values() for t in toks))
+    all_sents = list(dict.fromkeys(tuple(t) for cols in groups.values() for toks in cols.values() for t in toks))
     task = (progress or no_progress)("parsing cases", len(all_sents))
     trees: dict[tuple[str, ...], Any] = {}
     for i in range(0, len(all_sents), 64):
@@ -98,11 +123,20 @@ def diversity_report(
         task.advance(len(chunk))
     task.close()
     report: dict[str, dict[str, dict[str, Any]]] = {}
-    for (cap, group), toks in groups.items():
-        report.setdefault(cap, {})[group] = {
-            "cases": len(toks),
-            "sampled": len(picked[(cap, group)]),
-            "self_bleu": self_bleu(toks, sample=sample, seed=seed),
-            "productions": len(distinct_productions(trees[tuple(t)] for t in picked[(cap, group)])),
-        }
+    for cap, cols in groups.items():
+        n_seed = len(cols["seeds"])
+        m = min(sample, n_seed)
+        for group, toks in cols.items():
+            scores = self_bleu_scores(toks, sample=m, seed=seed)
+            ci = bootstrap_interval(scores, resamples=bootstrap, seed=seed)
+            at = _sample(toks, n_seed, seed)
+            report.setdefault(cap, {})[group] = {
+                "cases": len(toks),
+                "self_bleu": sum(scores) / len(scores) if scores else None,
+                "self_bleu_ci": list(ci) if ci else None,
+                "self_bleu_sample": len(scores),
+                "productions": len(distinct_productions(trees[tuple(t)] for t in toks)),
+                "productions_sample": len(at),
+                "productions_at_sample": len(distinct_productions(trees[tuple(t)] for t in at)),
+            }
     return report

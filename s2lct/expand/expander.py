@@ -3,13 +3,17 @@
 ``SeedExpander`` composes the pieces the way TextAttack composes an attack: a transformation
 (parse → Algorithm 1 masks → masked-LM fills) and constraints (step 6 (a) the spaCy tag of each
 filled word in the filled sentence equals its mask symbol, (b) each filled word is pure neutral in
-SentiWordNet). Check (c), the capability's search rule, is per capability and is the caller's:
-the store keeps *every* candidate that passed (a)+(b), with its scores, and ``best()`` filters and
-keeps the top k for one capability.
+SentiWordNet). Then the fluency checks (``s2lct.expand.checks``: first word, names, function
+words, masked-LM pseudo-log-likelihood, re-parse) score every survivor of (a)+(b), per seed.
+Check (c), the capability's search rule, is per capability and is the caller's: the store keeps
+*every* candidate that passed (a)+(b), with its check scores; ``SeedResult.candidates`` are those
+that also passed every fluency check (``rejected`` the others), and ``best()`` filters and keeps
+the top k for one capability.
 
 Each distinct seed is expanded once per configuration. Results go to an ``ExpansionStore``
 (sqlite, one transaction per chunk of seeds, ``synchronous=FULL``), keyed by the seed tokens and a
-hash of the whole configuration (models, grammar, k, top-n, random seed), so a killed run restarted
+hash of the whole configuration (models, grammar, k, top-n, random seed, fluency checks with their
+versions and thresholds), so a killed run restarted
 skips finished seeds and ends with the same store as an uninterrupted run. Seeds are processed in
 a canonical order (sorted) and fixed chunks, so batch compositions, and thus results, are the same.
 """
@@ -20,14 +24,15 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from s2lct.atomic import dumps_json, short_hash
+from s2lct.expand.checks import CheckItem, FluencyFilter, passed
 from s2lct.expand.fillin import fill_in, place_fills, round_prob
 
-ENGINE_VERSION = "4"  # 2: masked-LM batches per seed; 3: fills cased as written English; 4: ...after the PoS check
+ENGINE_VERSION = "5"  # 2: masked-LM batches per seed; 3: fills cased as written English; 4: ...after the PoS check; 5: fluency checks
 Tokens = tuple[str, ...]
 
 
@@ -59,7 +64,12 @@ class ExpansionCandidate:
     production: str  # e.g. "NP -> DT NNS"
     production_probability: float
     score: float  # product of the mask probabilities
-    checks: Mapping[str, bool] = field(default_factory=dict, hash=False, compare=True)
+    checks: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=True)  # name → True or {"pass", "score"}
+
+    @property
+    def accepted(self) -> bool:
+        """Passed every check it ran (PoS, neutrality and the fluency checks)."""
+        return passed(self.checks)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -109,10 +119,11 @@ def _rank_key(c: ExpansionCandidate) -> tuple:
 @dataclass(frozen=True)
 class SeedResult:
     status: str  # "ok" | "parse_failed"
-    candidates: tuple[ExpansionCandidate, ...]
+    candidates: tuple[ExpansionCandidate, ...]  # passed every check, best first
     error: str | None = None
     masked: int = 0  # masked sentences tried
     fills: int = 0  # fills the masked LM offered
+    rejected: tuple[ExpansionCandidate, ...] = ()  # passed PoS and neutrality, failed a fluency check
 
 
 # ---------------------------------------------------------------------------------------------
@@ -155,14 +166,16 @@ class ExpansionStore:
                 "SELECT status, error, masked, fills, candidates FROM seeds WHERE config=? AND seed=?", (config, self._key(s))
             ).fetchone()
             if row is not None:
-                cands = tuple(ExpansionCandidate.from_json(d) for d in json.loads(row[4]))
-                out[s] = SeedResult(row[0], cands, row[1], row[2], row[3])
+                cands = [ExpansionCandidate.from_json(d) for d in json.loads(row[4])]
+                ok = tuple(c for c in cands if c.accepted)
+                out[s] = SeedResult(row[0], ok, row[1], row[2], row[3], tuple(c for c in cands if not c.accepted))
         return out
 
     def put_many(self, config: str, results: Mapping[Tokens, SeedResult]) -> None:
         """All results of one chunk in one transaction: a chunk is either stored or not."""
         rows = [
-            (config, self._key(s), r.status, r.error, r.masked, r.fills, dumps_json([c.to_json() for c in r.candidates]))
+            (config, self._key(s), r.status, r.error, r.masked, r.fills,
+             dumps_json([c.to_json() for c in sorted((*r.candidates, *r.rejected), key=_rank_key)]))
             for s, r in results.items()
         ]
         with self._db:
@@ -202,8 +215,12 @@ class ExpansionStats:
     masked: int = 0
     fills: int = 0
     neutral: int = 0  # fills passing (b)
-    accepted: int = 0  # passing (a) and (b)
-    seconds: dict[str, float] = field(default_factory=lambda: {"parse": 0.0, "mask": 0.0, "fill": 0.0, "validate": 0.0, "store": 0.0})
+    tagged: int = 0  # distinct expanded seeds passing (a) and (b)
+    accepted: int = 0  # ... and every fluency check
+    rejected_by: dict[str, int] = field(default_factory=dict)  # fluency check → candidates it rejected (first failure)
+    seconds: dict[str, float] = field(
+        default_factory=lambda: {"parse": 0.0, "mask": 0.0, "fill": 0.0, "validate": 0.0, "fluency": 0.0, "store": 0.0}
+    )
     computed_seeds: list[Tokens] = field(default_factory=list)
 
 
@@ -221,8 +238,10 @@ class SeedExpander:
         tagger: _Tagger | None = None,
         polarity: _Polarity | None = None,
         store: ExpansionStore | str | Path | None = None,
+        fluency: FluencyFilter | None = None,
     ) -> None:
         self.config = config or ExpansionConfig()
+        self.fluency = fluency if fluency is not None else FluencyFilter()
         self._parser, self._grammar, self._mlm, self._tagger, self._polarity = parser, grammar, mlm, tagger, polarity
         self._store_arg = store
         self._store: ExpansionStore | None = None
@@ -300,6 +319,7 @@ class SeedExpander:
             "mlm": self.mlm.identity,
             "tagger": self.tagger.identity,
             "polarity": getattr(self.polarity, "identity", type(self.polarity).__name__),
+            "fluency": self.fluency.description(),
         }
 
     @property
@@ -414,14 +434,35 @@ class SeedExpander:
         t4 = time.perf_counter()
         out: dict[Tokens, SeedResult] = {}
         for s, tree in zip(chunk, trees):
-            cands = tuple(sorted(accepted[s].values(), key=_rank_key))
-            st.accepted += len(cands)
+            cands = self._fluency(s, seed_tags.get(s, ()), sorted(accepted[s].values(), key=_rank_key))
+            ok = tuple(c for c in cands if c.accepted)
+            st.tagged += len(cands)
+            st.accepted += len(ok)
             if tree is None:
                 st.parse_failed += 1
                 out[s] = SeedResult("parse_failed", (), failures.get(s, "parse failed"))
             else:
                 st.masked += len(masked_by_seed[s])
-                out[s] = SeedResult("ok", cands, None, len(masked_by_seed[s]), n_fills[s])
-        for name, dt in (("parse", t1 - t0), ("mask", t2 - t1), ("fill", t3 - t2), ("validate", t4 - t3)):
+                out[s] = SeedResult("ok", ok, None, len(masked_by_seed[s]), n_fills[s], tuple(c for c in cands if not c.accepted))
+        t5 = time.perf_counter()
+        for name, dt in (("parse", t1 - t0), ("mask", t2 - t1), ("fill", t3 - t2), ("validate", t4 - t3), ("fluency", t5 - t4)):
             st.seconds[name] += dt
+        return out
+
+    def _fluency(self, seed: Tokens, seed_tags: tuple[str, ...], cands: list[ExpansionCandidate]) -> list[ExpansionCandidate]:
+        """The fluency checks over one seed's candidates (one seed at a time: batches, and thus
+        scores, never depend on the other seeds of the run); their records join ``checks``."""
+        if not cands or not self.fluency.checks:
+            return cands
+        items = [
+            CheckItem(seed, seed_tags, c.tokens, tuple(m.position for m in c.masks), tuple(m.symbol for m in c.masks), c.production)
+            for c in cands
+        ]
+        records = self.fluency.run(items, self)
+        out = []
+        for c, rec in zip(cands, records, strict=True):
+            out.append(replace(c, checks={**c.checks, **rec}))
+            first_fail = next((name for name, r in rec.items() if not r["pass"]), None)
+            if first_fail:
+                self.stats.rejected_by[first_fail] = self.stats.rejected_by.get(first_fail, 0) + 1
         return out

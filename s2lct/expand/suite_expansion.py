@@ -1,7 +1,8 @@
 """Add syntax-based expansions to generated cases (METHOD.md §1.3 steps 6(c) and 7).
 
 Every distinct seed sentence used by an expandable capability is expanded once by
-``SeedExpander`` (parse → masks → fill-ins → PoS and neutrality checks, resumable store). Then,
+``SeedExpander`` (parse → masks → fill-ins → PoS and neutrality checks → fluency checks,
+resumable store); only candidates that passed every check come back. Then,
 per capability, each candidate must still meet the search rules of its seed pool and survive the
 slot's transform (e.g. it still has a copula to negate); the best ``max_per_seed`` survivors of a
 seed case become new cases next to it, with the expansion recorded.
@@ -57,8 +58,16 @@ def expand_results(
     stats = expander.stats
     return {
         "resources": expander.resources(),
+        "checks": _checks_description(expander),
         "stats": {"seeds": stats.seeds, "computed": stats.computed, "parse_failed": stats.parse_failed, "accepted": stats.accepted},
     }
+
+
+def _checks_description(expander: SeedExpander) -> dict[str, Any]:
+    """What the manifest records of the validation: the fixed checks and the fluency checks with
+    their versions and thresholds."""
+    fluency = getattr(expander, "fluency", None)
+    return {"fixed": ["pos", "neutral", "search"], "fluency": fluency.description() if fluency is not None else None}
 
 
 def repeats_neighbour(c: ExpansionCandidate) -> bool:

@@ -6,6 +6,7 @@ import _engine_models as models
 from nltk import Tree
 
 from s2lct.expand.diversity import (
+    bootstrap_interval,
     distinct_productions,
     diversity_report,
     self_bleu,
@@ -51,10 +52,35 @@ def test_diversity_report(tmp_path):
     s, a = rep["LC1"]["seeds"], rep["LC1"]["seeds+expansions"]
     assert (s["cases"], a["cases"]) == (3, 6)
     assert a["productions"] > s["productions"] > 0  # expansions add productions (e.g. NP -> DT NNS)
-    assert a["self_bleu"] > s["self_bleu"]  # near-copies of the seeds raise self-BLEU
+    assert s["self_bleu_sample"] == a["self_bleu_sample"] == 3  # equal-size samples: the seed cases' number
+    assert s["productions_sample"] == a["productions_sample"] == 3
+    for col in (s, a):
+        lo, hi = col["self_bleu_ci"]
+        assert lo <= col["self_bleu"] <= hi
     assert abs(rep["LC2"]["seeds"]["self_bleu"] - 1.0) < 1e-9
     assert diversity_report(tmp_path, parser=models.parser()) == rep  # deterministic
 
 
 def test_tokenize_ptb():
     assert tokenize('A "quiet" (film).') == ["A", "``", "quiet", "''", "-LRB-", "film", "-RRB-", "."]
+
+
+def test_every_case_is_parsed_so_more_cases_never_show_fewer_productions(tmp_path):
+    # the old 1,000-case cap made a column with expansions show fewer productions than its seeds
+    seeds = ["A quiet film .", "The acting is fine .", "It runs long ."]
+    exps = ["A very quiet film .", "The acting is really fine .", "It runs too long .", "A quiet little film ."]
+    write_cases(tmp_path / "LC1.jsonl", [_case("LC1", i, t) for i, t in enumerate(seeds)]
+                + [_case("LC1", 10 + i, t, {"seed_case": "LC1-000000000000"}) for i, t in enumerate(exps)])
+    rep = diversity_report(tmp_path, parser=models.parser(), sample=2)["LC1"]
+    assert rep["seeds+expansions"]["productions"] >= rep["seeds"]["productions"]
+    assert rep["seeds"]["self_bleu_sample"] == rep["seeds+expansions"]["self_bleu_sample"] == 2
+    assert rep["seeds+expansions"]["cases"] == 7 and rep["seeds+expansions"]["productions_sample"] == 3
+
+
+def test_bootstrap_interval():
+    assert bootstrap_interval([]) is None
+    assert bootstrap_interval([0.5] * 10) == (0.5, 0.5)
+    vals = [i / 100 for i in range(100)]
+    lo, hi = bootstrap_interval(vals, resamples=500, seed=3)
+    assert lo < sum(vals) / 100 < hi and hi - lo < 0.2
+    assert bootstrap_interval(vals, resamples=500, seed=3) == (lo, hi)

@@ -11,6 +11,7 @@ import textwrap
 import _engine_models as models
 from _engine_models import StubMLM, StubParser
 
+from s2lct.expand.checks import FluencyFilter
 from s2lct.expand.expander import (
     ExpansionCandidate,
     ExpansionConfig,
@@ -26,7 +27,9 @@ ONLY_NNS = ReferenceGrammar({"NP": {("DT",): 3, ("DT", "NNS"): 1}}, "toy")
 
 
 def _expander(tmp_path, store=None, **parts) -> SeedExpander:
-    kw = dict(parser=models.parser(), grammar=models.grammar(), mlm=models.mlm(), tagger=models.tagger(), polarity=models.polarity())
+    # the PoS and neutrality checks alone; the fluency checks have their own tests
+    kw = dict(parser=models.parser(), grammar=models.grammar(), mlm=models.mlm(), tagger=models.tagger(), polarity=models.polarity(),
+              fluency=FluencyFilter.off())
     kw.update(parts)
     return SeedExpander(ExpansionConfig(chunk_size=2), store=store or tmp_path / "exp.sqlite3", **kw)
 
@@ -113,9 +116,10 @@ RESUME_SEEDS = [
 KILLED_RUN = textwrap.dedent(
     """
     import os, signal, sys, json
+    from s2lct.expand.checks import FluencyFilter
     from s2lct.expand.expander import ExpansionConfig, SeedExpander
     seeds = [tuple(s) for s in json.loads(sys.argv[2])]
-    ex = SeedExpander(ExpansionConfig(chunk_size=2), store=sys.argv[1])
+    ex = SeedExpander(ExpansionConfig(chunk_size=2), store=sys.argv[1], fluency=FluencyFilter.off())
     def killer(n):
         print("committed", n, flush=True)
         os.kill(os.getpid(), signal.SIGKILL)   # die hard right after the first durable chunk

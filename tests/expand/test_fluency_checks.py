@@ -1,0 +1,215 @@
+"""Fluency checks on hand-picked good and bad expansions (issue 10's examples among them)."""
+
+from __future__ import annotations
+
+import _engine_models as models
+import pytest
+from nltk import Tree
+
+from s2lct.expand.checks import CheckItem, FluencyFilter, make_check, passed
+from s2lct.expand.checks.function_words import wants_an
+from s2lct.expand.checks.reparse import production_level
+
+
+def item(seed: str, seed_tags: str, fills: dict[int, tuple[str, str]], production: str = "X -> Y") -> CheckItem:
+    """``fills``: position in the expanded seed → (word, symbol)."""
+    toks = seed.split()
+    out = list(toks)
+    for p in sorted(fills):
+        out.insert(p, fills[p][0])
+    pos = tuple(sorted(fills))
+    return CheckItem(tuple(toks), tuple(seed_tags.split()), tuple(out), pos, tuple(fills[p][1] for p in pos), production)
+
+
+class NoModels:
+    @property
+    def parser(self):
+        raise AssertionError("a rule check must not need the parser")
+
+    @property
+    def mlm(self):
+        raise AssertionError("a rule check must not need the masked LM")
+
+
+def run(name: str, *items: CheckItem):
+    return [(r.passed, r.rule) for r in make_check(name).check(list(items), NoModels())]
+
+
+MUSHY = ("the mushy finale is long .", "DT JJ NN VBZ JJ .")
+
+
+def test_first_word_rejects_new_conjunction_or_sentence_adverb():
+    bad = [item(*MUSHY, {0: (w, sym)}) for w, sym in (("And", "CC"), ("But", "CC"), ("So", "RB"), ("Still", "RB"), ("Plus", "CC"))]
+    assert run("first_word", *bad) == [(False, "opener")] * 5
+    good = [
+        item(*MUSHY, {0: ("Overlong", "JJ")}),  # not an opener
+        item("And the finale is long .", "CC DT NN VBZ JJ .", {2: ("mushy", "JJ")}),  # the seed's own "And" is not new
+        item(*MUSHY, {5: ("so", "RB")}),  # "so" mid-sentence
+    ]
+    assert run("first_word", *good) == [(True, None)] * 3
+
+
+def test_names_rejects_invented_names_and_a_determiner_before_a_name():
+    john = item("the film is long .", "DT NN VBZ JJ .", {2: ("John", "NNP")})
+    ballistic = item("Ballistic : Ecks vs. Sever", "NNP : NNP CC NNP", {0: ("The", "DT")})
+    assert run("names", john, ballistic) == [(False, "invented_name"), (False, "determiner_before_name")]
+    ok = item("Ballistic is long .", "NNP VBZ JJ .", {2: ("very", "RB")})
+    assert run("names", ok) == [(True, None)]
+
+
+@pytest.mark.parametrize(
+    "seed, tags, fills, rule",
+    [
+        ("an inferior level", "DT JJ NN", {1: ("few", "JJ")}, "article"),  # "an [few] inferior level"
+        ("nothing more than a whim", "NN JJR IN DT NN", {1: ("anything", "NN")}, "pronoun_stack"),
+        ("in its tone", "IN PRP$ NN", {1: ("of", "IN")}, "preposition_stack"),  # "in [of] its tone"
+        ("worth the concentration", "JJ DT NN", {2: ("own", "JJ")}, "own"),  # "worth the [own] concentration"
+        ("the story", "DT NN", {1: ("its", "PRP$")}, "determiner_stack"),
+        ("it is ever so slight", "PRP VBZ RB RB JJ", {3: ("ever", "RB")}, "repeat"),
+        ("a film", "DT NN", {1: ("entertaining", "JJ")}, "article"),
+    ],
+)
+def test_function_words_bad(seed, tags, fills, rule):
+    assert run("function_words", item(seed, tags, fills)) == [(False, rule)]
+
+
+@pytest.mark.parametrize(
+    "seed, tags, fills",
+    [
+        ("a inferior level", "DT JJ NN", {1: ("few", "JJ")}),  # "a few inferior ..." agrees
+        ("the story", "DT NN", {0: ("all", "DT")}),  # "all the story"
+        ("worth their concentration", "JJ PRP$ NN", {2: ("own", "JJ")}),
+        ("because the rain", "IN DT NN", {1: ("of", "IN")}),  # complex preposition
+        ("an film", "DT NN", {1: ("honest", "JJ")}),  # silent h
+        ("a film", "DT NN", {1: ("unique", "JJ")}),  # "a unique" (you-)
+        ("nothing more than a whim", "NN JJR IN DT NN", {5: ("passing", "JJ")}),
+    ],
+)
+def test_function_words_good(seed, tags, fills):
+    assert run("function_words", item(seed, tags, fills)) == [(True, None)]
+
+
+@pytest.mark.parametrize(
+    "seed, tags, fills, rule",
+    [
+        ("the movie back .", "DT NN RB .", {2: ("seat", "NN")}, "noun"),
+        ("revenge is sweet !", "NN VBZ JJ .", {3: ("and", "CC"), 4: ("fun", "JJ")}, "conjunction"),
+        ("at conception by its mum", "IN NN IN PRP$ NN", {1: ("your", "PRP$")}, "possessive"),
+        ("captured on film .", "VBN IN NN .", {2: ("a", "DT")}, "determiner"),
+        ("pulling off stunts", "VBG RP NNS", {2: ("some", "DT")}, "determiner"),  # right half the time only
+        ("message movie or an epic ?", "NN NN CC DT NN .", {0: ("Any", "DT")}, "npi"),
+        ("a pack of dogs", "DT NN IN NNS", {3: ("two", "CD")}, "number"),
+        ("the result is fresh .", "DT NN VBZ JJ .", {1: ("only", "JJ")}, "adjective"),
+        ("The Widowmaker is great .", "DT NNP VBZ JJ .", {1: ("french", "JJ")}, "adjective"),
+        ("an American tragedy .", "DT JJ NN .", {2: ("political", "JJ")}, "adjective"),
+        ("the sense of imagery", "DT NN IN NN", {3: ("cultural", "JJ")}, "adjective"),
+        ("the film is so tired .", "DT NN VBZ RB JJ .", {3: ("mostly", "RB")}, "adverb"),
+        ("it should be sincere", "PRP MD VB JJ", {3: ("so", "RB")}, "adverb_position"),
+        ("it reveals itself slowly , artfully", "PRP VBZ PRP RB , RB", {3: ("so", "RB")}, "adverb_position"),
+        ("it 's not without style", "PRP VBZ RB IN NN", {4: ("any", "DT")}, "npi"),
+        ("I do n't think they will prefer it", "PRP VBP RB VB PRP MD VB PRP", {6: ("probably", "RB")}, "adverb_position"),
+        ("you can go home again .", "PRP MD VB NN RB .", {5: ("anyway", "RB")}, "adverb"),
+        ("It rapidly develops", "PRP RB VBZ", {1: ("ultimately", "RB")}, "adverb"),
+        ("it 's certainly a record", "PRP VBZ RB DT NN", {2: ("probably", "RB")}, "adverb_position"),
+        ("coulda been better", "MD VB JJR", {2: ("so", "RB")}, "adverb_position"),
+        ("it might sound", "PRP MD VB", {2: ("probably", "RB")}, "adverb_position"),
+        ("the one thing most will take", "DT CD NN JJS MD VB", {3: ("about", "IN")}, "preposition"),
+        ("hard to imagine Alan being better", "JJ TO VB NNP VBG JJR", {3: ("that", "IN")}, "preposition"),
+    ],
+)
+def test_insertions_bad(seed, tags, fills, rule):
+    assert run("insertions", item(seed, tags, fills)) == [(False, rule)]
+
+
+@pytest.mark.parametrize(
+    "seed, tags, fills",
+    [
+        ("treads heavily into territory", "VBZ RB IN NN", {1: ("so", "RB")}),
+        ("Jones and Snipes are enthralling", "NNP CC NNP VBP JJ", {4: ("so", "RB")}),
+        ("Decent but dull .", "JJ CC JJ .", {2: ("sometimes", "RB")}),
+        ("They should have found it", "PRP MD VB VBN PRP", {2: ("probably", "RB")}),
+        ("A chiller resolutely without chills .", "DT NN RB IN NNS .", {4: ("any", "DT")}),
+        ("a movie that proves you can run", "DT NN WDT VBZ PRP MD VB", {4: ("that", "IN")}),
+        ("The cast is extraordinarily good .", "DT NN VBZ RB JJ .", {3: ("so", "RB")}),
+        ("it always seemed static .", "PRP RB VBD JJ .", {3: ("so", "RB")}),
+    ],
+)
+def test_insertions_good(seed, tags, fills):
+    assert run("insertions", item(seed, tags, fills)) == [(True, None)]
+
+
+def test_wants_an():
+    assert [wants_an(w) for w in ("apple", "hour", "user", "few", "FBI", "one", "1990s")] == [True, True, False, False, True, False, None]
+
+
+def test_production_level_on_hand_built_trees():
+    t = Tree.fromstring("(S (NP (DT the) (JJ mushy) (NN finale)) (VP (VBZ is) (ADJP (JJ long))) (. .))")
+    assert production_level(t, 1, "JJ", "NP", ("DT", "JJ", "NN")) == 1.0
+    assert production_level(t, 1, "JJ", "NP", ("DT", "JJ", "JJ", "NN")) == 0.67
+    assert production_level(t, 4, "JJ", "NP", ("DT", "JJ", "NN")) == 0.33  # under ADJP, not NP
+    assert production_level(t, 2, "JJ", "NP", ("DT", "JJ", "NN")) == 0.0  # an NN
+    assert production_level(t, 99, "JJ", "NP", ("DT", "JJ", "NN")) == 0.0
+
+
+class Models:
+    parser = property(lambda self: models.parser())
+    mlm = property(lambda self: models.mlm())
+
+
+def test_reparse_real_parser_keeps_production():
+    seed = ("the", "finale", "is", "long", ".")
+    tags = "DT NN VBZ JJ ."
+    good = item(" ".join(seed), tags, {1: ("mushy", "JJ")}, "NP -> DT JJ NN")
+    bad = item(" ".join(seed), tags, {1: ("of", "JJ")}, "NP -> DT JJ NN")  # "the of finale": not an adjective
+    res = make_check("reparse").check([good, bad], Models())
+    assert res[0].passed and res[0].score == 1.0
+    assert not res[1].passed
+
+
+def annotated(*ids: int) -> list[CheckItem]:
+    """Candidates of tests/data/expansions_annotated.jsonl by id."""
+    import json
+    from pathlib import Path
+
+    rows = {r["id"]: r for r in map(json.loads, (Path(__file__).parents[1] / "data" / "expansions_annotated.jsonl").open(encoding="utf-8"))}
+    return [
+        CheckItem(tuple(r["seed"]), tuple(r["seed_tags"]), tuple(r["tokens"]), tuple(m["position"] for m in r["masks"]),
+                  tuple(m["symbol"] for m in r["masks"]), r["production"])
+        for r in (rows[i] for i in ids)
+    ]
+
+
+def test_pll_threshold_splits_what_the_rules_leave():
+    # fluent: "comes at film with [some] bracing intelligence", "the thrills pop up [so] frequently";
+    # not: "fosters moments of [some] spontaneous intimacy", "the thrills pop up frequently [quickly]"
+    good = annotated(301, 69)
+    bad = annotated(302, 258)
+    res = make_check("pll").check(good + bad, Models())
+    assert [r.passed for r in res] == [True, True, False, False], [r.score for r in res]
+    assert min(r.score for r in res[:2]) > max(r.score for r in res[2:])
+    # the same candidate scores the same whatever it is batched with
+    assert make_check("pll").check(bad[:1], Models())[0].score == res[2].score
+
+
+def test_filter_cascade_records_and_description():
+    john = item("the film is long .", "DT NN VBZ JJ .", {2: ("John", "NNP")})
+    opener = item(*MUSHY, {0: ("And", "CC")})
+    rules = [make_check(n) for n in ("first_word", "names", "function_words")]
+    recs = FluencyFilter(rules).run([john, opener], NoModels())
+    assert recs[0] == {"first_word": {"pass": True, "score": 1.0}, "names": {"pass": False, "score": 0.0, "rule": "invented_name"}}
+    assert list(recs[1]) == ["first_word"] and not passed(recs[1])  # cascade: later checks not run
+    full = FluencyFilter(rules, cascade=False).run([opener], NoModels())[0]
+    assert list(full) == ["first_word", "names", "function_words"] and not passed(full)
+    d = FluencyFilter([make_check("pll", threshold=-0.5)]).description()
+    assert FluencyFilter().description()["checks"][4]["settings"]["threshold"] == -0.1
+    assert d["checks"] == [{"name": "pll", "version": "1", "settings": {"threshold": -0.5, "window": 2, "metric": "mean_delta"}}]
+    assert [c["name"] for c in FluencyFilter().description()["checks"]] == [
+        "first_word", "names", "function_words", "insertions", "pll", "reparse"]
+    assert passed({"pos": True, "pll": {"pass": True, "score": 0.1}}) and not passed({"pos": True, "pll": {"pass": False, "score": -3.0}})
+
+
+def test_unknown_check_is_a_clear_error():
+    from s2lct.errors import S2LCTError
+
+    with pytest.raises(S2LCTError, match="unknown fluency check 'nope'; registered: .*first_word"):
+        make_check("nope")
