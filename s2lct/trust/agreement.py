@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..corpus import unescape_token
+from ..corpus.sst import unescape_token
 from ..errors import MissingResourceError, S2LCTError
 from ..explain.words import Words
 from .metrics import AgreementView

@@ -27,8 +27,8 @@ def failing_cases(model: SentimentModel, suite: str | Path, max_cases: int | Non
     failure wanted), so a card does not predict a whole suite of tens of thousands of cases."""
     import warnings
 
-    from ..predict import predict_texts
-    from ..runner import judge, load_selection
+    from ..run.predict import predict_texts
+    from ..run.runner import judge, load_selection
     from ..suite import suite_files
 
     per_cap_run = None

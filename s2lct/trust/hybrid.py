@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..corpus import Sentence, load_sst, load_table
+from ..corpus.sst import Sentence, load_sst, load_table
 from ..errors import S2LCTError
 from ..explain.words import split_words
 from ..suite import Fragment

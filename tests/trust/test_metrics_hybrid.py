@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from s2lct.corpus import Sentence
+from s2lct.corpus.sst import Sentence
 from s2lct.errors import S2LCTError
 from s2lct.explain.words import split_words
 from s2lct.trust import metrics as M
@@ -97,3 +97,16 @@ def test_planted_random_explainer_scores_within_the_random_baseline_interval(sha
 def test_words_of_documents_match_the_explainers_words():
     doc = compose("H1", [sent("It isn't warmed-over , really .", "negative"), sent("Fun !", "positive")])
     assert len(doc.word_labels()) == len(split_words(doc.text))
+
+
+def test_pytest_failure_message_gains_the_trust_line():
+    from s2lct.trust.pytest_plugin import add_trust
+
+    card = {"paradigms": {"hybrid": {"status": "ok", "baselines": {"random": {"value": 0.5}},
+                                     "explainers": {"ig": {"pointing_game": {"value": 0.86, "n": 100, "ci": [0.83, 0.89]}}}}},
+            "ranking": [{"explainer": "ig", "rank": 1, "trusted": True}]}
+    res = add_trust({"message": "  evidence ...", "explanation": {"explainer": "ig"}}, card)
+    assert res["message"] == "  evidence ...\n  trust: ig, pointing game 0.86 ± 0.03 on this model (random 0.50, rank 1/1)"
+    assert res["explanation"]["trust"].startswith("ig, pointing game 0.86")
+    assert add_trust({"message": "m", "explanation": {"explainer": "lime"}}, card)["message"] == "m"  # no score: unchanged
+    assert add_trust(None, card) is None
