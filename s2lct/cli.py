@@ -181,12 +181,54 @@ def explain(
     threads: Annotated[Optional[int], typer.Option("--threads", min=1, help="torch CPU threads.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the prediction cache.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    show: Annotated[int, typer.Option("--show", min=0, help="Print the first N explained failures per capability.")] = 1,
 ) -> None:
-    """Explain every failing case: word relevances per explainer and where the blame falls."""
-    from .explain.command import explain_command
+    """Explain every failing case: word relevances per explainer and where the blame falls.
 
+    When `s2lct trust` has made a card for this model, the default explainer is the card's
+    best-ranked one and every explanation shows its trust score."""
+    from .explain.command import explain_command
+    from .trust.command import explain_defaults
+
+    explainers, verdicts, note = explain_defaults(model, explainers, models_dir=models_dir)
+    if note:
+        typer.echo(note, err=True)
     code = explain_command(model, suite, out, only=only, explainers=explainers, max_failures_per_capability=max_failures_per_capability,
-                           seed=seed, models_dir=models_dir, batch_size=batch_size, use_cache=not no_cache, quiet=quiet, threads=threads)
+                           seed=seed, models_dir=models_dir, batch_size=batch_size, use_cache=not no_cache, quiet=quiet, threads=threads,
+                           verdicts=verdicts, show=show)
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command()
+def trust(
+    model: Annotated[str, typer.Option("--model", "-m", help="Model alias, HF folder or hub name.")],
+    out: Annotated[Path, typer.Option("--out", help="Output folder (card.json, card.html).")],
+    explainers: Annotated[Optional[str], typer.Option("--explainers", help="Comma-separated explainer names (default: every registered one that applies).")] = None,
+    documents: Annotated[int, typer.Option("--documents", min=1, help="Hybrid documents to build (before discarding).")] = 100,
+    fragments: Annotated[int, typer.Option("--fragments", min=2, help="Sentences per hybrid document.")] = 3,
+    table: Annotated[Optional[Path], typer.Option("--table", help="Labelled CSV/TSV/JSONL table instead of SST test+dev.")] = None,
+    agreement_items: Annotated[int, typer.Option("--agreement-items", min=0, help="Agreement prefixes to score (spread over the sources).")] = 100,
+    probe_items: Annotated[int, typer.Option("--probe-items", min=10, help="PTB prefixes to train the number probe on.")] = 2000,
+    suite: Annotated[Optional[Path], typer.Option("--suite", help="Suite folder whose failing cases give the suite-level pointing game.")] = Path("generated"),
+    suite_cases: Annotated[int, typer.Option("--suite-cases", min=0, help="Failing cases to score (spread over capabilities).")] = 60,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of every sample (documents, prefixes, cases, bootstrap).")] = 0,
+    models_dir: Annotated[Optional[Path], typer.Option("--models-dir", help="Folder of offline models (env S2LCT_MODELS_DIR).")] = None,
+    data_root: DataRoot = None,
+    cache_dir: CacheDir = None,
+    threads: Annotated[Optional[int], typer.Option("--threads", min=1, help="torch CPU threads.")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Recompute the card (no cached card, no resume).")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+) -> None:
+    """Explainer report card: pointing game on hybrid documents, agreement on a probe, suite failures; ranked."""
+    from .trust.card import CardOptions
+    from .trust.command import trust_command
+
+    opts = CardOptions(explainers=_split_ids(explainers), documents=documents, fragments=fragments,
+                       table=str(table) if table else None, agreement_items=agreement_items, probe_items=probe_items,
+                       suite=str(suite) if suite and suite_cases else None, composite_cases=suite_cases or None, seed=seed)
+    code = trust_command(model, out, opts, models_dir=models_dir, data_root=data_root, cache_dir=cache_dir,
+                         use_cache=not no_cache, quiet=quiet, threads=threads)
     if code:
         raise typer.Exit(code)
 

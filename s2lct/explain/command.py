@@ -308,8 +308,9 @@ def format_evidence(record: dict[str, Any]) -> str:
     return f"evidence for {record['explained_class']} ({record['explainer']}): {ev}; {where}"
 
 
-def format_failure(record: dict[str, Any]) -> str:
-    """A failure as a user reads it: prediction, evidence for/against with origins, rmax location."""
+def format_failure(record: dict[str, Any], verdict: str | None = None) -> str:
+    """A failure as a user reads it: prediction, evidence for/against with origins, rmax location;
+    ``verdict``: the explainer's trust score on this model (``s2lct trust``), shown beside it."""
     if record.get("status") != "ok":
         return f"{record['case_id']} [{record['explainer']}]: not applicable ({record.get('reason')})"
     ev = ", ".join(f"'{e['text']}' ({e['origin']}, {e['relevance']:+.3f})" for e in record["evidence"]) or "none"
@@ -318,13 +319,14 @@ def format_failure(record: dict[str, Any]) -> str:
     where = "no word stands out" if loc["word"] is None else (
         f"rmax '{loc['word']}' in {loc['category']}" + (" = the wrong prediction's label (hit)" if loc["hit"] else ""))
     return (f"{record['case_id']} expected {'/'.join(record['expected'])}, predicted {record['predicted']} "
-            f"[{record['explainer']}, class {record['explained_class']}]\n  {record['text']}\n"
+            f"[{verdict or record['explainer']}, class {record['explained_class']}]\n  {record['text']}\n"
             f"  evidence: {ev}\n  counter-evidence: {ce}\n  {where}")
 
 
 def explain_command(model: str, suite: Path, out: Path, *, only: str | None, explainers: str | None,
                     max_failures_per_capability: int | None, seed: int, models_dir: Path | None,
-                    batch_size: int | None, use_cache: bool, quiet: bool, threads: int | None = None) -> int:
+                    batch_size: int | None, use_cache: bool, quiet: bool, threads: int | None = None,
+                    verdicts: dict[str, str] | None = None, show: int = 0) -> int:
     """The body of ``s2lct explain``; returns the exit code (user errors: one line, code 2)."""
     import sys
 
@@ -355,6 +357,13 @@ def explain_command(model: str, suite: Path, out: Path, *, only: str | None, exp
         for cap in summary["capabilities"].values():
             for agg in cap["explainers"].values():
                 console.print(agg["sentence"], markup=False)
+    for name, line in (verdicts or {}).items():
+        console.print(f"trust: {line}", markup=False, soft_wrap=True)
+    shown: dict[str, int] = {}
+    for rec in result.records:  # the first ``show`` explained failures per capability, each with its trust score
+        if shown.get(rec["capability"], 0) < show:
+            shown[rec["capability"]] = shown.get(rec["capability"], 0) + 1
+            console.print(format_failure(rec, (verdicts or {}).get(rec["explainer"])), markup=False, soft_wrap=True)
     for name, reason in result.not_applicable.items():
         err.print(f"{name}: not applicable: {reason}", markup=False)
     err.print(f"wrote {out / RECORDS}, {out / SUMMARY}, {out / HTML} ({time.perf_counter() - t0:.1f} s)", markup=False)

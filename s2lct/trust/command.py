@@ -1,0 +1,128 @@
+"""``s2lct trust``: compute (or read the cached) report card, write JSON + HTML, print the ranking;
+and the verdict line ``s2lct explain`` and the test reports print beside each explanation."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ..atomic import write_json, write_text
+from ..errors import S2LCTError
+from .card import CardOptions, best_explainer, build_card, load_cached_card, trust_line
+
+CARD_JSON = "card.json"
+CARD_HTML = "card.html"
+
+
+def ranking_table(card: dict[str, Any]) -> Any:
+    from rich.table import Table
+
+    par = card["paradigms"]
+    t = Table(title=f"explainer report card: {card['model']} (trusted: ≥ {card['margin']:.2f} above random at {card['confidence']:.0%})")
+    for col in ("rank", "explainer", "lift", "hybrid PG", "agr hit_target", "agr hit_feat", "plaus exp", "plaus alt", "suite PG", "trusted"):
+        t.add_column(col, justify="left" if col == "explainer" else "right", no_wrap=True)
+
+    def fmt(s: dict[str, Any] | None) -> str:
+        if not s or s.get("value") is None:
+            return "–"
+        return f"{s['value']:.2f}±{(s['ci'][1] - s['ci'][0]) / 2:.2f}"
+
+    a = par.get("agreement", {})
+    for row in card["ranking"]:
+        n = row["explainer"]
+        ae = a.get("explainers", {}).get(n, {}) if a.get("status") == "ok" else {}
+        t.add_row(str(row["rank"]), n, f"{row['score']:+.3f}",
+                  fmt(par["hybrid"].get("explainers", {}).get(n, {}).get("pointing_game")),
+                  fmt(ae.get("hit_target")), fmt(ae.get("hit_feat")), fmt(ae.get("plausibility_expected")),
+                  fmt(ae.get("plausibility_alternative")),
+                  fmt(par.get("composite", {}).get("explainers", {}).get(n, {}).get("pointing_game")),
+                  "yes" if row["trusted"] else "no")
+    h = par["hybrid"]
+    t.add_row("", "random", "", fmt(h["baselines"]["random"]), *(fmt(a["baselines"]["random"][m]) for m in
+              ("hit_target", "hit_feat", "plausibility_expected", "plausibility_alternative")) if a.get("status") == "ok" else ("–",) * 4,
+              fmt(par.get("composite", {}).get("baselines", {}).get("random")), "")
+    if a.get("status") == "ok":
+        for b in ("last", "last_noun"):
+            t.add_row("", b, "", "–", *(fmt(a["baselines"][b][m]) for m in ("hit_target", "hit_feat", "plausibility_expected", "plausibility_alternative")), "–", "")
+    return t
+
+
+def trust_command(model: str, out: Path, opts: CardOptions, *, models_dir: Path | None, data_root: Path | None,
+                  cache_dir: Path | None, use_cache: bool, quiet: bool, threads: int | None) -> int:
+    """The body of ``s2lct trust``; returns the exit code (user errors: one line, code 2)."""
+    from rich.console import Console
+
+    from ..progress import rich_progress
+    from .html import render_card_html
+
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
+    err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 200)
+    if threads:
+        import torch
+
+        torch.set_num_threads(threads)
+    t0 = time.perf_counter()
+    try:
+        with rich_progress(enabled=not quiet) as progress:
+            card = build_card(model, opts, cache_dir=cache_dir, data_root=data_root, models_dir=models_dir, use_cache=use_cache,
+                              progress=progress, log=lambda m: err.print(m, markup=False))
+    except S2LCTError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    write_json(out / CARD_JSON, card)
+    write_text(out / CARD_HTML, render_card_html(card))
+    console.print(ranking_table(card))
+    a = card["paradigms"]["agreement"]
+    if a.get("status") == "ok":
+        p = a["probe"]
+        console.print(f"number probe on {a['model']}: held-out accuracy {p['heldout_accuracy']:.2f} "
+                      f"(majority {p['majority_baseline']:.2f}); {a['correct']}/{a['items']} evaluation prefixes right", markup=False)
+    else:
+        console.print(a.get("reason", "agreement paradigm not run"), markup=False)
+    d = card.get("disagreement", {})
+    if d.get("status") == "ok":
+        console.print(f"suite failures vs hybrid documents: Spearman {d['spearman']}; disagree on "
+                      f"{', '.join(r['explainer'] for r in d['explainers']) or 'none'}", markup=False)
+    for name, reason in card.get("not_applicable", {}).items():
+        err.print(f"{name}: not applicable: {reason}", markup=False)
+    err.print(f"wrote {out / CARD_JSON}, {out / CARD_HTML} ({time.perf_counter() - t0:.1f} s)", markup=False)
+    return 0
+
+
+def default_explainer_for(identity: str, applicable: list[str], cache_dir: str | Path | None = None) -> tuple[str | None, dict[str, Any] | None]:
+    """(best-ranked applicable explainer, card) when a card exists for this model identity."""
+    from ..config import get_settings
+
+    card = load_cached_card(get_settings(cache_dir=cache_dir).cache_dir, identity)
+    if card is None:
+        return None, None
+    best = best_explainer(card, applicable)
+    return (best["explainer"] if best else None), card
+
+
+def verdict(card: dict[str, Any] | None, explainer: str) -> str | None:
+    """The trust line of ``explainer`` from ``card`` (None without a card or a score)."""
+    return trust_line(card, explainer) if card else None
+
+
+def explain_defaults(model: str, explainers: str | None, *, models_dir: Path | None = None,
+                     cache_dir: Path | None = None) -> tuple[str | None, dict[str, str], str | None]:
+    """What ``s2lct explain`` uses when a card exists for the model's identity: (explainers — the
+    best-ranked one when none were asked for —, trust line per explainer, a note for the user)."""
+    from ..explain.registry import available
+    from ..models import load_model
+
+    try:
+        identity = load_model(model, models_dir=models_dir).identity
+    except S2LCTError:
+        return explainers, {}, None  # explain reports the bad model itself
+    best, card = default_explainer_for(identity, available(), cache_dir)
+    if card is None:
+        return explainers, {}, None
+    chosen = explainers or best
+    names = [n.strip() for n in (chosen or "").split(",") if n.strip()]
+    lines = {n: line for n in names if (line := trust_line(card, n)) is not None}
+    note = f"no explainer given: using {best}, the best-ranked on this model's trust card" if explainers is None and best else None
+    return chosen, lines, note

@@ -1,0 +1,110 @@
+"""Agreement prefixes from hand-made PTB trees (each A.1 filter), agreement metrics with known answers,
+and planted explainers that must score exactly the deterministic baselines."""
+
+from __future__ import annotations
+
+import pytest
+from nltk import Tree
+
+from s2lct.explain.words import split_words
+from s2lct.trust import metrics as M
+from s2lct.trust.agreement import AgreementItem, a1_reject, compound_head, form_number, ptb_candidates
+
+
+def cands(s: str) -> dict[str, tuple[AgreementItem, str | None]]:
+    return {c.item.verb: (c.item, c.reject) for c in ptb_candidates(Tree.fromstring(s), "t")}
+
+
+KEPT = "(S (NP-SBJ (NP (DT the) (NN man)) (PP (IN near) (NP (DT the) (NNS dogs)))) (VP (VBZ runs)))"
+
+
+def test_prefix_subject_and_number_from_a_tree_that_passes_every_filter():
+    item, reject = cands(KEPT)["runs"]
+    assert reject is None
+    assert item.tokens == ("the", "man", "near", "the", "dogs")
+    assert item.subject == 1 and item.verb_number == "Sg"
+
+
+def test_filter_1_needs_an_attractor():
+    _, reject = cands("(S (NP-SBJ (NP (DT the) (NN man)) (PP (IN near) (NP (DT the) (NN dog)))) (VP (VBZ runs)))")["runs"]
+    assert reject == "no_attractor"
+
+
+def test_filter_2_verb_right_after_its_subject():
+    _, reject = cands("(S (PP (IN After) (NP (NNS talks))) (, ,) (NP-SBJ (DT the) (NN man)) (VP (VBZ runs)))")["runs"]
+    assert reject == "verb_follows_subject"
+
+
+def test_filter_3_attractors_all_far_before_the_subject():
+    far = " ".join(f"(NN w{i})" for i in range(11))
+    tree = f"(S (PP (IN Among) (NP (NNS dogs))) (NP-ADV {far}) (, ,) (NP-SBJ (NP (DT the) (NN man)) (PP (IN near) (NP (DT a) (NN cat)))) (VP (VBZ runs)))"
+    item, reject = cands(tree)["runs"]
+    assert reject == "attractors_far"
+    # an attractor within 10 words of the subject keeps it
+    near = tree.replace("(NP (DT a) (NN cat))", "(NP (DT the) (NNS cats))")
+    assert cands(near)["runs"][1] is None
+
+
+def test_trace_subjects_copulas_and_disagreeing_subjects():
+    rel = "(S (NP-SBJ (NP (DT the) (NNS men)) (SBAR (WHNP-1 (WP who)) (S (NP-SBJ (-NONE- *T*-1)) (VP (VBP like) (NP (DT the) (NN dog)))))) (VP (VBP are) (ADJP (JJ happy))))"
+    got = cands(rel)
+    assert got["like"][1] == "subject_unknown"  # the relative clause's subject is a trace
+    item, reject = got["are"]
+    assert reject is None and item.subject == 1 and item.verb_number == "Pl"  # copula 'are', across the relative clause
+    assert item.tokens[-1] == "dog" and "*T*-1" not in item.tokens  # traces are not words
+    bad = "(S (NP-SBJ (NP (DT the) (NN team)) (PP (IN of) (NP (NNS men)))) (VP (VBP play)))"
+    assert cands(bad)["play"][1] == "subject_unknown"  # subject number disagrees with the verb
+
+
+def test_helpers():
+    assert compound_head(("DT", "NN", "NN", "IN"), 1) == 2
+    assert form_number("is") == "Sg" and form_number("are") == "Pl" and form_number("laughs") == "Sg" and form_number("laugh") == "Pl"
+    assert a1_reject(AgreementItem("x", "t", ("a", "b"), ("NN", "NNS"), None, "v", "Sg")) == "subject_unknown"
+
+
+def item(text: str, tags: str, subject: int, number: str) -> AgreementItem:
+    return AgreementItem("x", "hand", tuple(text.split()), tuple(tags.split()), subject, "v", number)
+
+
+PREFIXES = [
+    item("the keys to the cabinet", "DT NNS TO DT NN", 1, "Pl"),
+    item("the author near the guards", "DT NN IN DT NNS", 1, "Sg"),
+    item("the movie that the critics", "DT NN WDT DT NNS", 4, "Pl"),
+]
+
+
+def test_agreement_metrics_on_hand_built_prefixes():
+    view = PREFIXES[0].view(split_words(PREFIXES[0].text))
+    assert view.number == (None, "Pl", None, None, "Sg") and view.subject == {1}
+    on_subject = [0, 5, 0, 0, 1]
+    h = M.agreement_hits(on_subject, view, "Pl")  # right number, rmax on the subject
+    assert h == {"hit_target": 1.0, "hit_feat": 1.0, "plausibility_expected": 1.0, "plausibility_alternative": None}
+    on_attractor = [0, 1, 0, 0, 5]
+    h = M.agreement_hits(on_attractor, view, "Pl")
+    assert h == {"hit_target": 0.0, "hit_feat": 0.0, "plausibility_expected": 0.0, "plausibility_alternative": None}
+    h = M.agreement_hits(on_attractor, view, "Sg")  # wrong number predicted, blame on the attractor
+    assert h == {"hit_target": None, "hit_feat": 1.0, "plausibility_expected": None, "plausibility_alternative": 1.0}
+    r = M.agreement_random(view, "Pl")
+    assert r["hit_target"] == pytest.approx(1 / 5) and r["hit_feat"] == pytest.approx(1 / 5)
+    assert r["plausibility_expected"] == pytest.approx(1 / 5)
+
+
+def test_a_word_split_by_the_word_splitter_keeps_its_token_role():
+    it = item("the company 's chiefs", "DT NN POS NNS", 3, "Pl")
+    view = it.view(split_words(it.text))  # "'s" splits into "'" and "s"
+    assert view.number == (None, "Sg", None, None, "Pl") and view.subject == {4}
+
+
+def test_planted_last_word_explainer_scores_exactly_the_last_and_last_noun_baselines():
+    """Prefixes ending in a noun: pointing at the last word is the last-noun baseline too."""
+    predicted = ["Pl", "Pl", "Sg"]
+    for base_fn in (M.last_word_relevance, M.last_noun_relevance):
+        for it, p in zip(PREFIXES, predicted):
+            words = split_words(it.text)
+            view = it.view(words)
+            planted = [float(i) for i in range(len(words))]  # the planted explainer: last word most relevant
+            assert M.agreement_hits(planted, view, p) == M.agreement_hits(base_fn(view), view, p)
+    # and the baselines' answers are the known ones: last noun is the subject only in the third prefix
+    got = [M.agreement_hits(M.last_noun_relevance(it.view(split_words(it.text))), it.view(split_words(it.text)), p)["hit_feat"]
+           for it, p in zip(PREFIXES, predicted)]
+    assert got == [0.0, 1.0, 0.0]

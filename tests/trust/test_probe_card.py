@@ -1,0 +1,162 @@
+"""The number probe on the frozen minilm-sst2 encoder, the card end to end (`s2lct trust`), bad
+input, the `s2lct explain` default from the card, and the card page read back in chromium."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from html.parser import HTMLParser
+
+import pytest
+import torch
+from typer.testing import CliRunner
+
+from s2lct.cli import app
+from s2lct.explain.adapters import ModelHandle, prepare_model
+from s2lct.explain.registry import get_explainer
+from s2lct.models import load_model
+from s2lct.trust.agreement import AgreementItem
+from s2lct.trust.card import trust_line
+from s2lct.trust.html import render_card_html
+from s2lct.trust.probe import predict_numbers, train_probe
+
+torch.set_num_threads(1)
+NOUNS = ["dog", "author", "pilot", "farmer", "teacher", "cousin", "senator", "doctor", "painter", "dancer", "driver",
+         "student", "baker", "singer", "lawyer", "nurse", "guard", "chef", "clerk", "judge"]
+MIDDLE = ["near the", "behind the", "with the"]
+
+
+def items(nouns, offset):
+    out = []
+    for k, n in enumerate(nouns):
+        for m, plural in ((m, p) for m in range(len(MIDDLE)) for p in (False, True)):
+            other = NOUNS[(k + m + offset) % len(NOUNS)] + ("" if plural else "s")  # attractor of the other number
+            toks = ("the", n + ("s" if plural else ""), *MIDDLE[m].split(), other)
+            out.append(AgreementItem(f"h{k}{m}{plural}", "hand", toks, ("DT", "NNS" if plural else "NN", "IN", "DT", "NN" if plural else "NNS"),
+                                     1, "v", "Pl" if plural else "Sg"))
+    return out
+
+
+@pytest.fixture(scope="module")
+def minilm():
+    return load_model("minilm-sst2")
+
+
+def test_probe_on_frozen_encoder_is_above_chance_and_explainable(minilm):
+    handle = prepare_model(minilm)
+    before = {k: v.clone() for k, v in handle.torch.model.state_dict().items() if "embeddings" in k}
+    train, heldout = items(NOUNS[:14], 3), items(NOUNS[14:], 5)
+    probe, report = train_probe(handle.torch, train, heldout)
+    assert report.heldout_accuracy > 0.7 > report.majority_baseline  # balanced: chance is 0.5
+    assert all(torch.equal(v, handle.torch.model.state_dict()[k]) for k, v in before.items())  # encoder frozen
+    pred = predict_numbers(probe, heldout)
+    assert sum(p == it.verb_number for p, it in zip(pred, heldout)) / len(heldout) == pytest.approx(report.heldout_accuracy)
+    ph = ModelHandle(probe.name, "probe", None, probe)
+    exp = get_explainer("occlusion1").explain(ph, heldout[0].text, pred[0])
+    assert exp.words == heldout[0].tokens  # the appended verb slot is no word
+
+
+def run(args):
+    return CliRunner().invoke(app, args, catch_exceptions=False)
+
+
+def test_trust_end_to_end_on_minilm_and_explain_defaults_to_the_best(tmp_path, repo_dir, monkeypatch):
+    monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "card"
+    args = ["trust", "--model", "minilm-sst2", "--out", str(out), "--explainers", "occlusion1,grad_dot_s",
+            "--documents", "6", "--agreement-items", "4", "--probe-items", "40", "--suite", str(repo_dir / "generated"),
+            "--suite-cases", "2", "--threads", "1", "-q"]
+    res = run(args)
+    assert res.exit_code == 0, res.output
+    card = json.loads((out / "card.json").read_text())
+    assert (out / "card.html").is_file()
+    h, a, c = (card["paradigms"][k] for k in ("hybrid", "agreement", "composite"))
+    assert h["status"] == a["status"] == c["status"] == "ok"
+    assert h["scored"] + h["discarded"] == h["documents"] == 6
+    assert set(h["explainers"]) == {"occlusion1", "grad_dot_s"}
+    for e in h["explainers"].values():
+        lo, hi = e["pointing_game"]["ci"]
+        assert lo <= e["pointing_game"]["value"] <= hi
+    assert a["probe"]["train_prefixes"] == 40 and 0 <= a["probe"]["heldout_accuracy"] <= 1
+    assert set(a["baselines"]) == {"random", "last", "last_noun"}
+    assert [r["rank"] for r in card["ranking"]] == [1, 2]
+    assert card["ranking"][0]["score"] >= card["ranking"][1]["score"]
+    assert "margin" in card and card["margin"] > 0
+    # cached per model identity: the same command again is served from the cache
+    again = run(args[:-1] + ["-q"])
+    assert again.exit_code == 0 and json.loads((out / "card.json").read_text())["ranking"] == card["ranking"]
+    # s2lct explain: no explainer given → the card's best-ranked one, its score beside each explanation
+    best = card["ranking"][0]["explainer"]
+    res = run(["explain", "--model", "minilm-sst2", "--out", str(tmp_path / "exp"), "--suite", str(repo_dir / "generated"),
+               "--only", "LC4", "--max-failures-per-capability", "1", "--threads", "1", "-q"])
+    assert res.exit_code == 0, res.output
+    line = trust_line(card, best)
+    assert line.startswith(f"{best}, pointing game ") and "on this model" in line
+    assert f"[{line}, class" in res.output  # beside the explained failure
+    summary = json.loads((tmp_path / "exp" / "summary.json").read_text())
+    assert list(summary["explainers"]) == [best]
+
+
+def test_lexicon_model_skips_agreement_with_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
+    res = CliRunner().invoke(app, ["trust", "--model", "vader", "--out", str(tmp_path / "v"), "--explainers", "occlusion1",
+                                   "--documents", "20", "--suite-cases", "0", "-q"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    skipped = [ln for ln in res.output.splitlines() if "agreement paradigm skipped" in ln]
+    assert skipped and "'vader'" in skipped[0] and "no encoder" in skipped[0]
+    card = json.loads((tmp_path / "v" / "card.json").read_text())
+    assert card["paradigms"]["agreement"]["status"] == "skipped"
+    assert card["paradigms"]["hybrid"]["explainers"]["occlusion1"]["pointing_game"]["n"] == card["paradigms"]["hybrid"]["scored"]
+
+
+def test_too_few_documents_is_one_line_with_the_count(tmp_path, monkeypatch):
+    monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
+    res = CliRunner().invoke(app, ["trust", "--model", "vader", "--out", str(tmp_path / "v"), "--explainers", "occlusion1",
+                                   "--documents", "2", "--suite-cases", "0", "-q"])
+    assert res.exit_code == 2
+    assert "of 2 documents are left after discarding" in res.output
+    assert "Traceback" not in res.output and not (tmp_path / "v" / "card.json").exists()
+
+
+class _Cells(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.cells, self.intervals, self.randoms = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "td" and "data-value" in a:
+            self.cells.append(a)
+        if tag == "rect" and "data-interval" in a:
+            self.intervals.append(a["data-interval"])
+        if tag == "rect" and "data-random" in a:
+            self.randoms.append(float(a["data-random"]))
+
+
+def test_card_page_renders_in_headless_chromium(tmp_path):
+    s = lambda v, lo, hi, n=50: {"value": v, "n": n, "ci": [lo, hi]}  # noqa: E731
+    card = {"model": "m", "identity": "id", "rule": "rule", "confidence": 0.95, "bootstrap_resamples": 2000, "margin": 0.05,
+            "paradigms": {"hybrid": {"status": "ok", "scored": 50, "documents": 52, "discarded": 2, "fragments_per_document": 3,
+                                     "source": "SST", "mean_words": 50, "baselines": {"random": s(0.5, 0.4, 0.6)},
+                                     "explainers": {"ig": {"pointing_game": s(0.9, 0.8, 0.97)}, "lime": {"pointing_game": s(0.55, 0.4, 0.7)}}},
+                          "agreement": {"status": "skipped", "reason": "agreement paradigm skipped: no encoder"},
+                          "composite": {"status": "skipped"}},
+            "ranking": [{"explainer": "ig", "rank": 1, "score": 0.4, "trusted": True}, {"explainer": "lime", "rank": 2, "score": 0.05, "trusted": False}],
+            "not_applicable": {"lrp": "no rule"}}
+    page = tmp_path / "card.html"
+    page.write_text(render_card_html(card))
+    exe = shutil.which("chromium") or shutil.which("chromium-browser")
+    if exe is None:
+        pytest.fail("chromium not found: apt-get install -y chromium")
+    proc = subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+                           "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'p'}",
+                           "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert 'data-card-ready="1"' in proc.stdout
+    dom = _Cells()
+    dom.feed(proc.stdout)
+    assert [(c["data-explainer"], float(c["data-value"])) for c in dom.cells] == [("ig", 0.9), ("lime", 0.55)]
+    assert dom.intervals == ["0.8,0.97", "0.4,0.7"]  # one interval bar per score, drawn by the page's script
+    assert dom.randoms == [0.5, 0.5]
+    assert "beats random" in proc.stdout.split("lime")[0] and "no encoder" in proc.stdout
