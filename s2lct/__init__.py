@@ -32,6 +32,7 @@ _API = {
     "load_suite": "suite",
     "read_cases": "suite",
     "load_manifest": "suite",
+    "retrain": "retrain.loop",
 }
 
 __all__ = ["LABELS", "__version__", *_API]

@@ -157,6 +157,42 @@ def diversity(
         write_text(json_out, json.dumps(report, indent=2, sort_keys=True) + "\n")
 
 
+@app.command()
+def retrain(
+    model: Annotated[str, typer.Option("--model", "-m", help="Hugging Face model to fine-tune: alias (bert, roberta, distilbert, minilm-sst2), folder or hub name.")],
+    out: Annotated[Path, typer.Option("--out", help="Run folder: split, checkpoints, model/, accounting.json/.md, plots.")],
+    capability: Annotated[Optional[str], typer.Option("--capability", "-c", help="Capabilities to retrain on, e.g. LC4,LC8 (--matrix: default all).")] = None,
+    suite: Annotated[Path, typer.Option("--suite", help="Suite folder.")] = Path("generated"),
+    epochs: Annotated[float, typer.Option("--epochs", help="Epochs per round (paper: 1).")] = 1.0,
+    batch_size: Annotated[int, typer.Option("--batch-size", help="Training batch size (paper: 16).")] = 16,
+    lr: Annotated[float, typer.Option("--lr", help="Learning rate (AdamW, linear decay).")] = 5e-5,
+    mix_original: Annotated[float, typer.Option("--mix-original", help="SST-2 train sentences added per training case (0 = none).")] = 0.0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the split, sampling and training.")] = 0,
+    rounds: Annotated[int, typer.Option("--rounds", help="Rounds; later rounds train on still-failing cases + replay, early stop on validation.")] = 1,
+    replay: Annotated[float, typer.Option("--replay", help="Rounds ≥ 2: passing training cases replayed per failing one.")] = 0.5,
+    max_length: Annotated[Optional[int], typer.Option("--max-length", min=8, help="Token limit for training and evaluation (default: the model's).")] = None,
+    matrix: Annotated[bool, typer.Option("--matrix", help="Retrain on each capability in turn and evaluate on all (table + heat map).")] = False,
+    max_eval_cases: Annotated[Optional[int], typer.Option("--max-eval-cases", min=1, help="Score not-retrained capabilities on at most N sampled cases each.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the run recorded in --out with its recorded settings.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run in --out.")] = False,
+    models_dir: Annotated[Optional[Path], typer.Option("--models-dir", help="Folder of offline models (env S2LCT_MODELS_DIR).")] = None,
+    data_root: DataRoot = None,
+    cache_dir: CacheDir = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+) -> None:
+    """Fine-tune on generated cases (8:1:1 by seed) and account per capability for every case fixed and broken."""
+    from .retrain.command import retrain_command
+
+    code = retrain_command(
+        model, capability, out, quiet=quiet, suite=suite, epochs=epochs, batch_size=batch_size, lr=lr,
+        mix_original=mix_original, seed=seed, rounds=rounds, replay=replay, max_length=max_length, matrix=matrix,
+        max_eval_cases=max_eval_cases, resume=resume, overwrite=overwrite, models_dir=models_dir, data_root=data_root,
+        cache_dir=cache_dir,
+    )
+    if code:
+        raise typer.Exit(code)
+
+
 def main() -> None:
     try:
         code = app(standalone_mode=False)
