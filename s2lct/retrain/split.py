@@ -4,8 +4,7 @@ A seed sentence's template cases and its expansions must land in one split, or t
 hold near-copies of training cases. Cases built from several seeds (LC7, LC8 pair two sentences)
 join those seeds, so the unit of the split is a connected group of seed sentences (union-find over
 seed texts; expansions carry their seed's text). Groups are shuffled with the run's seed and dealt
-8:1:1 per capability (a group spanning capabilities goes with the capability holding most of its
-cases), so each retrained capability gets a validation and a test split.
+so that every capability gets close to 8:1:1 of its cases (:func:`split_by_seed`).
 
 scikit-learn's ``GroupShuffleSplit`` does one two-way split by group and is not installed; the
 union-find and the deal are a few lines.
@@ -87,27 +86,39 @@ def seed_groups(cases: Sequence[Case]) -> dict[str, list[Case]]:
 
 
 def split_by_seed(cases: Sequence[Case], seed: int = 0, min_groups: int = MIN_SEED_GROUPS) -> SeedSplit:
-    """Deal seed groups 8:1:1 into train/validation/test per capability, deterministically for ``seed``."""
+    """Deal seed groups into train/validation/test, 8:1:1 per capability, deterministically for ``seed``.
+
+    Groups are shuffled, then each goes to the split furthest below its share of seed groups, summed
+    over the capabilities the group holds cases of (each capability's shortfall relative to its
+    group count), so capabilities that share seed sentences are balanced together. Counting groups,
+    not cases, guarantees a capability with at least ``min_groups`` groups of its own a validation
+    and a test group; cases follow at about 8:1:1 because a seed's cases number a handful.
+    """
     groups = seed_groups(cases)
-    home: dict[str, list[str]] = defaultdict(list)
-    for key, members in groups.items():
-        counts = Counter(c.capability for c in members)
-        cap = min(counts, key=lambda k: (-counts[k], natural_key(k)))
-        home[cap].append(key)
-    for cap in {c.capability for c in cases}:
-        if len(home.get(cap, [])) < min_groups:
+    sizes = Counter(c.capability for c in cases)
+    n_groups = Counter(cap for members in groups.values() for cap in {c.capability for c in members})
+    for cap in sorted(sizes, key=natural_key):
+        if n_groups[cap] < min_groups:
             raise SplitError(
-                f"capability {cap} has {len(home.get(cap, []))} seed sentence group(s); the 8:1:1 split by seed needs at "
+                f"capability {cap} has {n_groups[cap]} seed sentence group(s); the 8:1:1 split by seed needs at "
                 f"least {min_groups} (so validation and test each get one); generate more cases for {cap} or leave it out"
             )
+    keys = sorted(groups)
+    random.Random(f"s2lct-split:{seed}").shuffle(keys)
+    share = [r / sum(RATIO) for r in RATIO]
+    filled: dict[str, list[int]] = {cap: [0, 0, 0] for cap in sizes}
     assignment: dict[str, str] = {}
-    for cap in sorted(home, key=natural_key):
-        keys = sorted(home[cap])
-        random.Random(f"s2lct-split:{seed}:{cap}").shuffle(keys)
-        n = len(keys)
-        n_val = n_test = max(1, round(n * RATIO[1] / sum(RATIO)))
-        for i, key in enumerate(keys):
-            split = "test" if i < n_test else "validation" if i < n_test + n_val else "train"
-            for c in groups[key]:
-                assignment[c.id] = split
+    for key in keys:
+        held = {c.capability for c in groups[key]}
+        shortfall = [sum((share[s] * n_groups[cap] - filled[cap][s]) / n_groups[cap] for cap in held) for s in range(3)]
+        s = max(range(3), key=lambda i: (shortfall[i], -i))
+        for cap in held:
+            filled[cap][s] += 1
+        for c in groups[key]:
+            assignment[c.id] = SPLITS[s]
+    for cap in sorted(sizes, key=natural_key):
+        empty = [SPLITS[s] for s in range(3) if not filled[cap][s]]
+        if empty:
+            raise SplitError(f"capability {cap}: its {n_groups[cap]} seed group(s) share seeds with other capabilities so that "
+                             f"its {', '.join(empty)} split stays empty; retrain on fewer capabilities at once")
     return SeedSplit(assignment, {k: [c.id for c in v] for k, v in groups.items()}, seed)
