@@ -3,7 +3,7 @@
 Per evaluated capability: cases, #Fail/#Pass before and after, #Fail→Pass, #Pass→Fail and the pass
 rate change (paper Table 2 plus what it left out), and SST-2 dev accuracy before and after. Retrained
 capabilities are scored on their held-out test split, the others on all their cases. Predictions go
-through :func:`s2lct.predict.predict_texts`, whose cache is keyed by model identity (a saved model
+through :func:`s2lct.run.predict.predict_texts`, whose cache is keyed by model identity (a saved model
 folder's content hash), so scoring the base model again costs nothing.
 """
 
@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import MissingResourceError
 from ..models.base import SentimentModel
-from ..predict import predict_texts
+from ..run.predict import predict_texts
 from ..progress import ProgressFactory
 from ..suite import Case, natural_key
 

@@ -203,7 +203,7 @@ def retrain(
     if opts.matrix:
         from .matrix import run_matrix
 
-        return run_matrix(ctx, out)
+        return run_matrix(ctx, out, run_rounds)
     return run_rounds(ctx, out, opts.capabilities)
 
 
@@ -222,7 +222,7 @@ class _Context:
 
 def _scopes(ctx: _Context, split: SeedSplit, caps: Sequence[str]) -> tuple[dict[str, list[str]], dict[str, str]]:
     """Capability → case ids it is scored on: the test split if retrained, else all (or a fixed sample)."""
-    from ..runner import select_cases
+    from ..run.runner import select_cases
 
     retrained = set(caps)
     others = select_cases([c for c in ctx.cases if c.capability not in retrained], ctx.opts.max_eval_cases, ctx.opts.seed)

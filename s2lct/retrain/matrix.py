@@ -8,6 +8,7 @@ row, so an interrupted matrix keeps its finished rows and resumes with the next.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,8 @@ def matrix_markdown(m: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def run_matrix(ctx: Any, out: Path) -> dict[str, Any]:
-    from .loop import run_rounds
+def run_matrix(ctx: Any, out: Path, run_rounds: Callable[..., dict[str, Any]]) -> dict[str, Any]:
+    """One ``run_rounds`` (:mod:`s2lct.retrain.loop`) per capability of ``ctx.opts.capabilities``."""
     from .plots import heat_map
 
     eval_caps = sorted({c.capability for c in ctx.cases}, key=natural_key)
