@@ -6,6 +6,9 @@ The public API, imported lazily (the pytest plugin imports this package in every
     specs = load_specs(["specs"])
     report = generate_suite("specs", "generated", get_settings(), seed=0, expand=False)
     for case in load_suite("generated"): ...
+
+    from s2lct import retrain
+    result = retrain("minilm-sst2", "LC4", out="runs/lc4")   # result["accounting"]: what it fixed and broke
 """
 
 from __future__ import annotations
