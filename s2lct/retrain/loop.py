@@ -276,7 +276,9 @@ def run_rounds(ctx: _Context, out: Path, caps: Sequence[str], *, keep_models: bo
     write_json(out / "split.json", {**split.to_json(), "counts": split.counts(retrained)})
     scopes, kinds = _scopes(ctx, split, caps)
     in_scope = {i for ids in scopes.values() for i in ids}
-    eval_cases = [c for c in ctx.cases if c.id in in_scope or c.id in split.assignment]
+    # the training split is scored only when a later round needs to know which of its cases still fail
+    needed = {"validation", "test"} | ({"train"} if opts.rounds > 1 else set())
+    eval_cases = [c for c in ctx.cases if c.id in in_scope or split.assignment.get(c.id) in needed]
     train_cases = split.cases(retrained, "train")
     val_cases = split.cases(retrained, "validation")
     val_ids = [c.id for c in val_cases]
