@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..atomic import write_bytes
+from ..suite import natural_key
 
 
 def _save(fig: Any, stem: Path) -> list[Path]:
@@ -37,16 +38,17 @@ def learning_curve(curve: Sequence[Mapping[str, Any]], stem: str | Path) -> list
     """Failure rate per capability (left) and SST-2 dev accuracy (right) per round (0 = before)."""
     plt = _pyplot()
     rounds = [r["round"] for r in curve]
-    caps = list(curve[0]["failure_rate"])
+    caps = sorted(curve[0]["failure_rate"], key=natural_key)
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4.2))
-    for cap in caps:
+    colours = plt.get_cmap("tab20").colors  # eleven capabilities: the default cycle of ten repeats
+    for i, cap in enumerate(caps):
         style = "-o" if curve[0]["scope"].get(cap) == "test" else "--."
-        ax1.plot(rounds, [100 * r["failure_rate"][cap] for r in curve], style, label=cap)
+        ax1.plot(rounds, [100 * r["failure_rate"][cap] for r in curve], style, label=cap, color=colours[i % len(colours)])
     ax1.set_xlabel("round (0 = before retraining)")
     ax1.set_ylabel("failure rate (%)")
     ax1.set_title("failure rate per capability (solid: retrained, test split)")
     ax1.set_xticks(rounds)
-    ax1.legend(fontsize=7, ncol=2)
+    ax1.legend(fontsize=7, ncol=1, loc="center left", bbox_to_anchor=(1.0, 0.5))
     acc = [r.get("sst2_accuracy") for r in curve]
     ax2.plot(rounds, [100 * a if a is not None else float("nan") for a in acc], "-o", color="black")
     ax2.set_xlabel("round")
