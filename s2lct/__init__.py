@@ -7,6 +7,9 @@ The public API, imported lazily (the pytest plugin imports this package in every
     report = generate_suite("specs", "generated", get_settings(), seed=0, expand=False)
     for case in load_suite("generated"): ...
     result = explain("minilm-sst2", "generated", explainers="ig,occlusion1", out="explained")
+
+    from s2lct import retrain
+    result = retrain("minilm-sst2", "LC4", out="runs/lc4")   # result["accounting"]: what it fixed and broke
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ _API = {
     "read_cases": "suite",
     "load_manifest": "suite",
     "explain": "explain",
+    "retrain": "retrain.loop",
 }
 
 __all__ = ["LABELS", "__version__", *_API]

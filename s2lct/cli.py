@@ -180,22 +180,25 @@ def explain(
     batch_size: Annotated[Optional[int], typer.Option("--batch-size", min=1, help="Prediction batch size.")] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", min=1, help="torch CPU threads.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the prediction cache.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    config: ConfigFile = None,
+    quiet: Quiet = False,
+    progress: ShowProgress = False,
     show: Annotated[int, typer.Option("--show", min=0, help="Print the first N explained failures per capability.")] = 1,
 ) -> None:
     """Explain every failing case: word relevances per explainer and where the blame falls.
 
     When `s2lct trust` has made a card for this model, the default explainer is the card's
     best-ranked one and every explanation shows its trust score."""
-    from .explain.command import explain_command
-    from .trust.command import explain_defaults
+    from s2lct.explain.command import explain_command
+    from s2lct.trust.command import explain_defaults
 
+    settings_for(config, models_dir=models_dir)
     explainers, verdicts, note = explain_defaults(model, explainers, models_dir=models_dir)
     if note:
         typer.echo(note, err=True)
     code = explain_command(model, suite, out, only=only, explainers=explainers, max_failures_per_capability=max_failures_per_capability,
                            seed=seed, models_dir=models_dir, batch_size=batch_size, use_cache=not no_cache, quiet=quiet, threads=threads,
-                           verdicts=verdicts, show=show)
+                           verdicts=verdicts, show=show, force_progress=progress)
     if code:
         raise typer.Exit(code)
 
@@ -218,17 +221,20 @@ def trust(
     cache_dir: CacheDir = None,
     threads: Annotated[Optional[int], typer.Option("--threads", min=1, help="torch CPU threads.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Recompute the card (no cached card, no resume).")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars.")] = False,
+    config: ConfigFile = None,
+    quiet: Quiet = False,
+    progress: ShowProgress = False,
 ) -> None:
     """Explainer report card: pointing game on hybrid documents, agreement on a probe, suite failures; ranked."""
-    from .trust.card import CardOptions
-    from .trust.command import trust_command
+    from s2lct.trust.card import CardOptions
+    from s2lct.trust.command import trust_command
 
     opts = CardOptions(explainers=_split_ids(explainers), documents=documents, fragments=fragments,
                        table=str(table) if table else None, agreement_items=agreement_items, probe_items=probe_items,
                        suite=str(suite) if suite and suite_cases else None, composite_cases=suite_cases or None, seed=seed)
+    settings_for(config, data_root=data_root, cache_dir=cache_dir, models_dir=models_dir)
     code = trust_command(model, out, opts, models_dir=models_dir, data_root=data_root, cache_dir=cache_dir,
-                         use_cache=not no_cache, quiet=quiet, threads=threads)
+                         use_cache=not no_cache, quiet=quiet, threads=threads, force_progress=progress)
     if code:
         raise typer.Exit(code)
 
@@ -289,6 +295,45 @@ DIVERSITY_FOOTER = (
     "(higher = more varied syntax); k: the seed cases' count; P@k: productions in k cases of each column "
     "(like for like)."
 )
+
+
+@app.command()
+def retrain(
+    model: Annotated[str, typer.Option("--model", "-m", help="Hugging Face model to fine-tune: alias (bert, roberta, distilbert, minilm-sst2), folder or hub name.")],
+    out: Annotated[Path, typer.Option("--out", help="Run folder: split, checkpoints, model/, accounting.json/.md, plots.")],
+    capability: Annotated[Optional[str], typer.Option("--capability", "-c", help="Capabilities to retrain on, e.g. LC4,LC8 (--matrix: default all).")] = None,
+    suite: Annotated[Path, typer.Option("--suite", help="Suite folder.")] = Path("generated"),
+    epochs: Annotated[float, typer.Option("--epochs", help="Epochs per round (paper: 1).")] = 1.0,
+    batch_size: Annotated[int, typer.Option("--batch-size", help="Training batch size (paper: 16).")] = 16,
+    lr: Annotated[float, typer.Option("--lr", help="Learning rate (AdamW, linear decay).")] = 5e-5,
+    mix_original: Annotated[float, typer.Option("--mix-original", help="SST-2 train sentences added per training case (0 = none).")] = 0.0,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the split, sampling and training.")] = 0,
+    rounds: Annotated[int, typer.Option("--rounds", help="Rounds; later rounds train on still-failing cases + replay, early stop on validation.")] = 1,
+    replay: Annotated[float, typer.Option("--replay", help="Rounds ≥ 2: passing training cases replayed per failing one.")] = 0.5,
+    max_length: Annotated[Optional[int], typer.Option("--max-length", min=8, help="Token limit for training and evaluation (default: the model's).")] = None,
+    matrix: Annotated[bool, typer.Option("--matrix", help="Retrain on each capability in turn and evaluate on all (table + heat map).")] = False,
+    max_eval_cases: Annotated[Optional[int], typer.Option("--max-eval-cases", min=1, help="Score not-retrained capabilities on at most N sampled cases each.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the run recorded in --out with its recorded settings.")] = False,
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the run in --out.")] = False,
+    models_dir: Annotated[Optional[Path], typer.Option("--models-dir", help="Folder of offline models (env S2LCT_MODELS_DIR).")] = None,
+    data_root: DataRoot = None,
+    cache_dir: CacheDir = None,
+    config: ConfigFile = None,
+    quiet: Quiet = False,
+    progress: ShowProgress = False,
+) -> None:
+    """Fine-tune on generated cases (8:1:1 by seed) and account per capability for every case fixed and broken."""
+    from s2lct.retrain.command import retrain_command
+
+    settings_for(config, data_root=data_root, cache_dir=cache_dir, models_dir=models_dir)
+    code = retrain_command(
+        model, capability, out, quiet=quiet, force_progress=progress, suite=suite, epochs=epochs, batch_size=batch_size, lr=lr,
+        mix_original=mix_original, seed=seed, rounds=rounds, replay=replay, max_length=max_length, matrix=matrix,
+        max_eval_cases=max_eval_cases, resume=resume, overwrite=overwrite, models_dir=models_dir, data_root=data_root,
+        cache_dir=cache_dir,
+    )
+    if code:
+        raise typer.Exit(code)
 
 
 def main(args: list[str] | None = None) -> None:

@@ -10,14 +10,13 @@ calling ``progress_for`` and ``settings_for``; see docs/running.md, "Command-lin
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 
 from s2lct.errors import S2LCTError
+from s2lct.progress import progress_enabled, progress_for  # noqa: F401  (re-exported: the commands' conventions)
 
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars (also off when stderr is not a terminal).")]
 ShowProgress = Annotated[bool, typer.Option("--progress", help="Progress bars even when stderr is not a terminal.")]
@@ -116,26 +115,6 @@ def run_app(app: typer.Typer, args: list[str] | None = None) -> int:
     except _click_exception_classes() as exc:
         return show_usage_error(exc, app, args)
     return code if isinstance(code, int) else 0
-
-
-def progress_enabled(quiet: bool = False, force: bool = False, stream: Any = None) -> bool:
-    """Bars are shown on a terminal unless ``--quiet``; ``--progress`` forces them (e.g. in CI logs)."""
-    if quiet:
-        return False
-    if force:
-        return True
-    stream = sys.stderr if stream is None else stream
-    isatty = getattr(stream, "isatty", None)
-    return bool(isatty and isatty())
-
-
-@contextmanager
-def progress_for(quiet: bool = False, force: bool = False) -> Iterator[Callable[[str, int | None], Any]]:
-    """The progress factory a command hands to library code (rich bars on stderr, or nothing)."""
-    from s2lct.progress import rich_progress
-
-    with rich_progress(enabled=progress_enabled(quiet, force), force_terminal=force) as factory:
-        yield factory
 
 
 def settings_for(config: Path | None = None, **flags: object):

@@ -6,6 +6,8 @@ the API default does nothing and the CLI plugs in rich bars on stderr.
 
 from __future__ import annotations
 
+import sys
+
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -78,3 +80,21 @@ def rich_progress(enabled: bool = True, force_terminal: bool = False) -> Iterato
 def no_progress(description: str, total: int | None) -> ProgressTask:
     """The API default: library calls report nowhere unless a caller plugs a sink in."""
     return ProgressTask()
+
+
+def progress_enabled(quiet: bool = False, force: bool = False, stream: Any = None) -> bool:
+    """Bars are shown on a terminal unless ``--quiet``; ``--progress`` forces them (e.g. in CI logs)."""
+    if quiet:
+        return False
+    if force:
+        return True
+    stream = sys.stderr if stream is None else stream
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+@contextmanager
+def progress_for(quiet: bool = False, force: bool = False) -> Iterator[Callable[[str, int | None], Any]]:
+    """The progress factory a command hands to library code (rich bars on stderr, or nothing)."""
+    with rich_progress(enabled=progress_enabled(quiet, force), force_terminal=force) as factory:
+        yield factory

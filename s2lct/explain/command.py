@@ -326,13 +326,13 @@ def format_failure(record: dict[str, Any], verdict: str | None = None) -> str:
 def explain_command(model: str, suite: Path, out: Path, *, only: str | None, explainers: str | None,
                     max_failures_per_capability: int | None, seed: int, models_dir: Path | None,
                     batch_size: int | None, use_cache: bool, quiet: bool, threads: int | None = None,
-                    verdicts: dict[str, str] | None = None, show: int = 0) -> int:
+                    verdicts: dict[str, str] | None = None, show: int = 0, force_progress: bool = False) -> int:
     """The body of ``s2lct explain``; returns the exit code (user errors: one line, code 2)."""
     import sys
 
     from rich.console import Console
 
-    from ..progress import rich_progress
+    from s2lct.progress import progress_for
 
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
     err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 200)
@@ -342,7 +342,7 @@ def explain_command(model: str, suite: Path, out: Path, *, only: str | None, exp
         torch.set_num_threads(threads)
     t0 = time.perf_counter()
     try:
-        with rich_progress(enabled=not quiet) as progress:
+        with progress_for(quiet, force_progress) as progress:
             result = explain(model, suite, only=only, explainers=explainers, max_failures_per_capability=max_failures_per_capability,
                              out=out, seed=seed, models_dir=models_dir, batch_size=batch_size, use_cache=use_cache,
                              progress=progress, log=lambda m: err.print(m, markup=False))

@@ -50,11 +50,11 @@ def ranking_table(card: dict[str, Any]) -> Any:
 
 
 def trust_command(model: str, out: Path, opts: CardOptions, *, models_dir: Path | None, data_root: Path | None,
-                  cache_dir: Path | None, use_cache: bool, quiet: bool, threads: int | None) -> int:
+                  cache_dir: Path | None, use_cache: bool, quiet: bool, threads: int | None, force_progress: bool = False) -> int:
     """The body of ``s2lct trust``; returns the exit code (user errors: one line, code 2)."""
     from rich.console import Console
 
-    from ..progress import rich_progress
+    from s2lct.progress import progress_for
     from .html import render_card_html
 
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
@@ -65,7 +65,7 @@ def trust_command(model: str, out: Path, opts: CardOptions, *, models_dir: Path 
         torch.set_num_threads(threads)
     t0 = time.perf_counter()
     try:
-        with rich_progress(enabled=not quiet) as progress:
+        with progress_for(quiet, force_progress) as progress:
             card = build_card(model, opts, cache_dir=cache_dir, data_root=data_root, models_dir=models_dir, use_cache=use_cache,
                               progress=progress, log=lambda m: err.print(m, markup=False))
     except S2LCTError as exc:

@@ -38,7 +38,8 @@ def env(pytester, tmp_path, monkeypatch):
 
 
 def test_failures_carry_their_evidence_words(env):
-    result = env.runpytest("--model", "vader", "--s2lct-explain", "occlusion1", "--s2lct-report", "r.json", "-q", "-p", "no:cacheprovider")
+    # failure messages of suite items are summarised unless asked for (results first)
+    result = env.runpytest("--model", "vader", "--s2lct-explain", "occlusion1", "--s2lct-failures", "--s2lct-report", "r.json", "-q", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=4, failed=4)
     out = result.stdout.str()
     assert out.count("evidence for ") == 4 and "(occlusion1)" in out
