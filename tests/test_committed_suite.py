@@ -23,11 +23,13 @@ def test_manifest_matches_specs_and_files(repo_dir):
         assert all(set(c.expected) <= set(specs[cap].expected_labels) for c in cases)
 
 
-def test_committed_suite_is_expanded_everywhere_and_small(repo_dir):
+def test_committed_suite_is_expanded_and_small(repo_dir):
     suite = repo_dir / "generated"
     manifest = load_manifest(suite)
     assert manifest["expanded"] is True
-    assert all(info["expansion_cases"] > 0 for info in manifest["capabilities"].values())
+    # a capability may keep no expansion at all: every one must pass the fluency checks
+    assert sum(info["expansion_cases"] for info in manifest["capabilities"].values()) > 0
+    assert all("expansion" in info for info in manifest["capabilities"].values()), "every capability went through expansion"
     total = sum(p.stat().st_size for p in suite.iterdir())
     assert total < 30 * 2**20, f"generated/ is {total / 2**20:.1f} MiB; keep it under 30 MiB"
     ids = [c.id for p in suite_files(suite).values() for c in read_cases(p)]
