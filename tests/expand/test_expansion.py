@@ -129,6 +129,36 @@ KILLED_RUN = textwrap.dedent(
 )
 
 
+def _same(a, b) -> bool:
+    """Equal, except that floats need only agree to a relative 1e-4."""
+    import dataclasses
+    import math
+
+    if dataclasses.is_dataclass(a) and dataclasses.is_dataclass(b):
+        return type(a) is type(b) and _same(dataclasses.asdict(a), dataclasses.asdict(b))
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, rel_tol=1e-4, abs_tol=1e-9)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, str) and isinstance(b, str) and a[:1] in "[{" and b[:1] in "[{":
+        import json
+
+        try:
+            return _same(json.loads(a), json.loads(b))
+        except json.JSONDecodeError:
+            pass
+    return a == b
+
+
+def test_same_tolerates_only_float_noise():
+    assert _same({"s": [0.0108302, "x"]}, {"s": [0.0108303, "x"]})
+    assert not _same({"s": [0.0108302, "x"]}, {"s": [0.0118302, "x"]})
+    assert not _same({"s": [0.0108302, "x"]}, {"s": [0.0108302, "y"]})
+    assert not _same([1, 2], [1, 2, 3])
+
+
 def test_killed_run_resumes_without_recomputing(tmp_path):
     store_path = tmp_path / "resume.sqlite3"
     proc = subprocess.run(
@@ -151,8 +181,10 @@ def test_killed_run_resumes_without_recomputing(tmp_path):
     fresh = _expander(tmp_path, store=tmp_path / "fresh.sqlite3")
     assert fresh.config_hash == cfg
     out2 = fresh.expand(RESUME_SEEDS)
-    assert out == out2
-    assert ExpansionStore(store_path).dump(cfg) == ExpansionStore(tmp_path / "fresh.sqlite3").dump(cfg)
+    # the killed run computed its seeds in another process: the masked LM's floats may differ there in the
+    # last digit kept (0.0108302 vs 0.0108303), so scores compare with a tolerance, everything else exactly
+    assert _same(out, out2)
+    assert _same(ExpansionStore(store_path).dump(cfg), ExpansionStore(tmp_path / "fresh.sqlite3").dump(cfg))
 
     # a third run computes nothing
     again = _expander(tmp_path, store=store_path)
