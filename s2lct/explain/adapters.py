@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,24 +168,34 @@ class TokenScorer(Scorer):
         return logits, p
 
 
+def padded_batches(seqs: Sequence[Sequence[int]], pad_id: int, batch_size: int = 64) -> Iterator[tuple[list[int], Any, Any]]:
+    """(input indices, ids, attention mask) of token-id sequences batched by similar length, right-padded.
+
+    Sorting by length keeps padding (and so wasted compute) small; callers write results back by index.
+    """
+    import torch
+
+    order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))
+    for start in range(0, len(order), batch_size):
+        idx = order[start : start + batch_size]
+        n = max(len(seqs[i]) for i in idx)
+        ids = torch.full((len(idx), n), pad_id, dtype=torch.long)
+        mask = torch.zeros((len(idx), n), dtype=torch.long)
+        for r, i in enumerate(idx):
+            ids[r, : len(seqs[i])] = torch.tensor(seqs[i], dtype=torch.long)
+            mask[r, : len(seqs[i])] = 1
+        yield idx, ids, mask
+
+
 def run_logits(clf: TokenClassifier, seqs: Sequence[Sequence[int]], batch_size: int = 64) -> np.ndarray:
     """Logits of token-id sequences, batched by similar length (right padding), in input order."""
     import torch
 
-    order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))
     out = np.zeros((len(seqs), len(clf.classes)), dtype=np.float64)
     device = getattr(clf, "device", "cpu")
     with torch.inference_mode():
-        for start in range(0, len(order), batch_size):
-            idx = order[start : start + batch_size]
-            n = max(len(seqs[i]) for i in idx)
-            ids = torch.full((len(idx), n), clf.pad_id, dtype=torch.long)
-            mask = torch.zeros((len(idx), n), dtype=torch.long)
-            for r, i in enumerate(idx):
-                ids[r, : len(seqs[i])] = torch.tensor(seqs[i], dtype=torch.long)
-                mask[r, : len(seqs[i])] = 1
-            logits = clf.logits(ids.to(device), mask.to(device)).float().cpu().numpy()
-            out[idx] = logits
+        for idx, ids, mask in padded_batches(seqs, clf.pad_id, batch_size):
+            out[idx] = clf.logits(ids.to(device), mask.to(device)).float().cpu().numpy()
     return out
 
 

@@ -323,6 +323,21 @@ def format_failure(record: dict[str, Any], verdict: str | None = None) -> str:
             f"  evidence: {ev}\n  counter-evidence: {ce}\n  {where}")
 
 
+def command_consoles(threads: int | None, stdout_width: int) -> tuple[Any, Any]:
+    """(stdout, stderr) rich consoles of a long command, fixed widths when piped; torch threads as asked."""
+    import sys
+
+    from rich.console import Console
+
+    if threads:
+        import torch
+
+        torch.set_num_threads(threads)
+    console = Console(highlight=False, width=None if sys.stdout.isatty() else stdout_width)
+    err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 200)
+    return console, err
+
+
 def explain_command(model: str, suite: Path, out: Path, *, only: str | None, explainers: str | None,
                     max_failures_per_capability: int | None, seed: int, models_dir: Path | None,
                     batch_size: int | None, use_cache: bool, quiet: bool, threads: int | None = None,
@@ -330,16 +345,9 @@ def explain_command(model: str, suite: Path, out: Path, *, only: str | None, exp
     """The body of ``s2lct explain``; returns the exit code (user errors: one line, code 2)."""
     import sys
 
-    from rich.console import Console
-
     from s2lct.progress import progress_for
 
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
-    err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 200)
-    if threads:
-        import torch
-
-        torch.set_num_threads(threads)
+    console, err = command_consoles(threads, stdout_width=140)
     t0 = time.perf_counter()
     try:
         with progress_for(quiet, force_progress) as progress:

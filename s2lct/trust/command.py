@@ -52,17 +52,12 @@ def ranking_table(card: dict[str, Any]) -> Any:
 def trust_command(model: str, out: Path, opts: CardOptions, *, models_dir: Path | None, data_root: Path | None,
                   cache_dir: Path | None, use_cache: bool, quiet: bool, threads: int | None, force_progress: bool = False) -> int:
     """The body of ``s2lct trust``; returns the exit code (user errors: one line, code 2)."""
-    from rich.console import Console
-
+    from s2lct.explain.command import command_consoles
     from s2lct.progress import progress_for
+
     from .html import render_card_html
 
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
-    err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 200)
-    if threads:
-        import torch
-
-        torch.set_num_threads(threads)
+    console, err = command_consoles(threads, stdout_width=160)
     t0 = time.perf_counter()
     try:
         with progress_for(quiet, force_progress) as progress:

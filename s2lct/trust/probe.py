@@ -94,18 +94,12 @@ def extract_features(probe: ProbeClassifier, texts: Sequence[str], batch_size: i
     """Encoder states at the verb slot of every text (frozen, inference mode), in input order."""
     import torch
 
+    from s2lct.explain.adapters import padded_batches
+
     seqs = [probe.encode(t).ids for t in texts]
-    order = sorted(range(len(seqs)), key=lambda i: len(seqs[i]))
     out = np.zeros((len(seqs), probe.hidden), dtype=np.float32)
     with torch.inference_mode():
-        for start in range(0, len(order), batch_size):
-            idx = order[start : start + batch_size]
-            n = max(len(seqs[i]) for i in idx)
-            ids = torch.full((len(idx), n), probe.pad_id, dtype=torch.long)
-            mask = torch.zeros((len(idx), n), dtype=torch.long)
-            for r, i in enumerate(idx):
-                ids[r, : len(seqs[i])] = torch.tensor(seqs[i])
-                mask[r, : len(seqs[i])] = 1
+        for idx, ids, mask in padded_batches(seqs, probe.pad_id, batch_size):
             out[idx] = probe.features(ids.to(probe.device), mask.to(probe.device)).float().cpu().numpy()
     return out
 
