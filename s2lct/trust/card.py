@@ -250,7 +250,8 @@ def run_agreement(handle: ModelHandle, explainers: Sequence[Explainer], opts: Ca
     ph = ModelHandle(probe.name, "probe", None, probe)
     items = data.items
     predicted = predict_numbers(probe, items)
-    report["item_accuracy"] = round(float(np.mean([p == it.verb_number for p, it in zip(predicted, items, strict=True)])), 4) if items else None
+    correct = [p == it.verb_number for p, it in zip(predicted, items, strict=True)]
+    report["item_accuracy"] = round(float(np.mean(correct)), 4) if items else None
     views = [it.view(split_words(it.text)) for it in items]
     na: dict[str, str] = {}
     chosen = _applicable(explainers, ph, na)
@@ -264,7 +265,6 @@ def run_agreement(handle: ModelHandle, explainers: Sequence[Explainer], opts: Ca
         got = _explain_all("agreement", ph, chosen, todo, score, rec, na, task)
     finally:
         task.close()
-    correct = [p == it.verb_number for p, it in zip(predicted, items, strict=True)]
 
     def summarise(hits: Sequence[dict[str, Any]], random: bool = False) -> dict[str, Any]:
         out = {}
