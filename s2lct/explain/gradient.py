@@ -5,7 +5,8 @@
 * ``grad_dot_s`` / ``grad_dot_p``: gradient · embedding (``LayerGradientXActivation``);
 * ``ig`` / ``ig_p``: integrated gradients of s (resp. p), M = 50 steps in one internal batch,
   pad-token baseline (Captum ``LayerIntegratedGradients``), dot product with (embedding − baseline);
-  completeness is checked with ``return_convergence_delta``.
+  completeness is checked (the convergence delta sum(attributions) - (f(x) - f(baseline)), with
+  f(x) and f(baseline) taken from the forwards Captum already runs).
 
 Why the layer *output*: BERT-style embeddings add word, position and type vectors and then apply a
 LayerNorm, which is invariant to the scale of its input, so gradient · (the sum) is exactly 0 and
@@ -111,14 +112,29 @@ class IntegratedGradientsExplainer(Explainer):
         inp = torch_inputs(clf, text)
         k = clf.classes.index(target)
         fwd = forward_fn(clf, self.output)
-        method = LayerIntegratedGradients(fwd, clf.embeddings)
-        attr, delta = method.attribute(
+        single_rows: list[tuple[Any, Any]] = []
+
+        def recording_fwd(input_ids: Any, attention_mask: Any) -> Any:
+            out = fwd(input_ids, attention_mask)
+            if input_ids.shape[0] == 1 and not torch.is_grad_enabled():  # not an interpolation step
+                single_rows.append((input_ids, out.detach()))
+            return out
+
+        method = LayerIntegratedGradients(recording_fwd, clf.embeddings)
+        attr = method.attribute(
             inp["ids"], baselines=inp["baseline"], target=k, additional_forward_args=(inp["mask"],),
-            n_steps=self.steps, internal_batch_size=self.steps, return_convergence_delta=True,
+            n_steps=self.steps, internal_batch_size=self.steps,
         )
-        with torch.no_grad():
-            diff = float(fwd(inp["ids"], inp["mask"])[0, k] - fwd(inp["baseline"], inp["mask"])[0, k])
-        delta_f = float(delta.reshape(-1)[0])
+        # Completeness: sum(attributions) = f(x) - f(baseline). Captum's return_convergence_delta
+        # would run both through the model again; it already ran them (to get the layer's
+        # activations), so their outputs are taken from those calls when recorded.
+        ends = [next((o for i, o in single_rows if torch.equal(i, inp[key])), None) for key in ("ids", "baseline")]
+        if ends[0] is None or ends[1] is None:
+            with torch.no_grad():
+                out = fwd(torch.cat([inp["ids"], inp["baseline"]]), torch.cat([inp["mask"], inp["mask"]]))
+            ends = [out[:1], out[1:]]
+        diff = float(ends[0][0, k]) - float(ends[1][0, k])
+        delta_f = float(attr.detach().double().sum()) - diff
         check_completeness(self.name, delta_f, diff, handle.name)
         token_rel = attr[0].detach().float().sum(dim=-1).cpu().numpy()
         info = {"convergence_delta": round(delta_f, 6), "output_difference": round(diff, 6),

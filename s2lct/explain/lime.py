@@ -7,6 +7,10 @@ function turns presence bits into texts without the absent words (true deletion,
 torch models: their tokens dropped) and returns p, so it works on any model. The surrogate is a
 weighted least-squares fit with intercept solved in closed form (a Captum ``Model``): Captum's
 own surrogates need scikit-learn or SGD training, slower and not deterministic respectively.
+
+Cost: Captum hands every sample to the forward function in one call, so the model sees each
+distinct perturbed text once (short texts draw many duplicates) and the rows, whose lengths vary
+with the deleted words, are batched by similar length (little padding).
 """
 
 from __future__ import annotations
@@ -17,12 +21,12 @@ import numpy as np
 
 from .adapters import DELETE, KEEP
 from .base import Explainer, Explanation, explainers
+from .perturbation import evaluate_unique
 
 if TYPE_CHECKING:
     from .adapters import ModelHandle
 
 N_SAMPLES = 500
-BATCH = 64
 RIDGE = 1e-3
 
 
@@ -86,14 +90,14 @@ class LimeExplainer(Explainer):
         def forward(presence: Any) -> Any:
             bits = presence.detach().cpu().numpy().reshape(len(presence), nw)
             states = np.where(bits > 0.5, KEEP, DELETE).astype(np.int8)
-            _s, p = scorer.evaluate(states)
+            _s, p = evaluate_unique(scorer, states)
             return torch.from_numpy(p).float()
 
         torch.manual_seed(0)  # Captum samples with torch's generator: same text → same explanation
         lime = Lime(forward, interpretable_model=_surrogate(),
                     similarity_func=get_exp_kernel_similarity_function("cosine", kernel_width=0.25))
         attr = lime.attribute(torch.ones(1, nw), baselines=torch.zeros(1, nw), target=k,
-                              n_samples=self.n_samples, perturbations_per_eval=BATCH)
+                              n_samples=self.n_samples, perturbations_per_eval=self.n_samples)
         rel = attr.reshape(-1).detach().double().numpy()
         info = {"evaluations": scorer.evaluations, "samples": self.n_samples}
         return Explanation(self.name, target, words.words, words.spans, tuple(float(x) for x in rel), info)
