@@ -91,6 +91,7 @@ def held_out(args: argparse.Namespace) -> None:
     from s2lct.expand.expander import SeedExpander
 
     sst = {(s.split, s.index): s for s in load_sst(get_settings().data_root)}
+    torch.set_num_threads(args.threads)
     refs = suite_seed_refs(REPO / "generated")
     first = set(random.Random(SEED_DRAW).sample(refs, args.first_seeds))
     refs = [r for r in refs if r not in first]
@@ -98,6 +99,8 @@ def held_out(args: argparse.Namespace) -> None:
         rng_seed, n = (int(x) for x in earlier.split(":"))
         used = set(random.Random(rng_seed).sample(refs, n))
         refs = [r for r in refs if r not in used]
+    annotated = {tuple(json.loads(line)["seed"]) for f in args.exclude_annotated for line in f.read_text(encoding="utf-8").splitlines()}
+    refs = [r for r in refs if sst[r].tokens not in annotated]  # a seed judged in any earlier set is never drawn again
     seeds = [sst[r].tokens for r in random.Random(args.rng).sample(refs, args.seeds)]
     ex = SeedExpander(store=Path(tempfile.mkdtemp()) / "exp.sqlite3")
     results = ex.expand_results(seeds)
@@ -189,6 +192,9 @@ def main() -> None:
     h.add_argument("--n-rejected", type=int, default=None, help="rejected candidates drawn (default: --n)")
     h.add_argument("--rng", type=int, default=SEED_HELD_OUT, help="seed of the seed draw")
     h.add_argument("--exclude", action="append", default=[], metavar="SEED:N", help="leave out an earlier draw's seeds")
+    h.add_argument("--exclude-annotated", type=Path, nargs="*", default=[], metavar="FILE",
+                   help="leave out every seed of these annotated files (tests/data/expansions_*.jsonl)")
+    h.add_argument("--threads", type=int, default=1)
     h.add_argument("--out", type=Path, required=True)
     e = sub.add_parser("evaluate")
     e.add_argument("--file", type=Path, default=ANNOTATED)

@@ -20,7 +20,7 @@ from s2lct.progress import progress_enabled, progress_for  # noqa: F401  (re-exp
 
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars (also off when stderr is not a terminal).")]
 ShowProgress = Annotated[bool, typer.Option("--progress", help="Progress bars even when stderr is not a terminal.")]
-ConfigFile = Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: s2lct.toml or [tool.s2lct] in pyproject.toml, found upward; env S2LCT_CONFIG).")]
+ConfigFile = Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: s2lct.toml or \\[tool.s2lct] in pyproject.toml, found upward; env S2LCT_CONFIG).")]
 
 
 def _click_exception_classes() -> tuple[type[BaseException], ...]:

@@ -7,4 +7,5 @@ __version__ = "0.1.0"
 LABELS: tuple[str, ...] = ("negative", "neutral", "positive")
 # Seed/template generation engine (stage 1–2 output); bumped when the cases it writes change.
 # 2: detokenised quotes and periods, phrase-label and shape rules, fluent templates.
-GENERATION_VERSION = "2"
+# 3: shape rule for a leading noun phrase, stray closing quotes dropped, LC9-LC12 seed rules.
+GENERATION_VERSION = "3"

@@ -33,12 +33,17 @@ _QUOTE_INTRODUCERS = frozenset({"as", "of", "the", "a", "an", "like", "called", 
 _QUOTE_OPEN_AFTER = frozenset({"(", "[", "{", ":", ",", ";", "--", _OPEN_SQ})
 
 
+#: a straight ' after these, with no quotation open, closes a quotation SST cut off: it is dropped
+_STRAY_CLOSE_AFTER = frozenset({".", "!", "?", ",", ";", ":", "...", "--"})
+
+
 def detokenize(tokens: Sequence[str]) -> str:
     """PTB tokens → natural text.
 
     Clitics join ("do n't" → "don't"), `` '' become paired double quotes, ` ... ' paired single
     quotes attached to what they enclose (a straight ' opens one at the start or after a bracket,
-    colon, comma or semicolon when another closes it later), PTB bracket escapes become brackets, and a period after
+    colon, comma or semicolon when another closes it later), PTB bracket escapes become brackets, a closing ' with no opening one after punctuation is
+    dropped, and a period after
     a token that already ends in one ("Bros. .") is dropped. Why not only NLTK: its
     ``TreebankWordDetokenizer`` does the clitics and double quotes but not the last three.
     """
@@ -67,6 +72,8 @@ def _prepare(tokens: tuple[str, ...]) -> list[str]:
         if tok in ("'", "’") and open_single:
             out.append(_CLOSE_SQ)
             open_single = False
+            continue
+        if tok == "'" and out and out[-1] in _STRAY_CLOSE_AFTER:  # closes nothing: "imaginable . '"
             continue
         out.append(tok)
     if open_single:  # an opening quote never closed: drop it rather than leave a stray mark

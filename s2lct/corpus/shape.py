@@ -5,7 +5,13 @@ noun-phrase and verb-phrase fragments ("A stupid, derivative horror film.") that
 English there. A dependency parse tells them apart cheaply: the seed is a *clause* when it has
 one root, that root governs a subject (nsubj, nsubjpass, csubj, csubjpass, expl) and it is finite
 (a present/past verb, or a verb with a finite auxiliary or modal): "a competent entertainment
-destined to fill the after-school slot" has a subject-like noun but no finite verb. spaCy already
+destined to fill the after-school slot" has a subject-like noun but no finite verb. A clause
+whose subject comes after a noun phrase of three or more words hanging off the root ("a sly
+female empowerment movie, although not in a way anyone would expect", "a nearly 21/2 hours, the
+film is way too indulgent") reads as broken English after "that" and after "Would I call it"
+alike, so it counts as a fragment, which no embedding frame takes. A clause that ends in a question
+mark is a *question* ("Wow, so who knew Charles Dickens could be so light-hearted?"): after "I feel
+that" it is not English either. spaCy already
 tags the corpus, so its parser is the cheapest parse we have; the constituency parser of stage 3
 (``s2lct.expand.parsing``) is not used here because generation must not import expansion.
 """
@@ -18,26 +24,48 @@ from typing import Literal
 
 from s2lct.errors import MissingResourceError
 
-Shape = Literal["clause", "noun_phrase", "fragment", "sentences"]
-SHAPES: tuple[str, ...] = ("clause", "noun_phrase", "fragment", "sentences")
+Shape = Literal["clause", "question", "noun_phrase", "fragment", "sentences"]
+SHAPES: tuple[str, ...] = ("clause", "question", "noun_phrase", "fragment", "sentences")
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser")
 # bumped when the shape rules below change, so cached shapes are recomputed
-SHAPE_RULES_VERSION = "2"
+SHAPE_RULES_VERSION = "4"
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _AUX_DEPS = frozenset({"aux", "auxpass"})
+#: dependents of the root that a spaCy parse gives a leading noun phrase it cannot attach
+_LOOSE_NOUN_DEPS = frozenset({"npadvmod", "dep", "nmod", "appos"})
+_NOUN_TAGS = frozenset({"NN", "NNS", "NNP", "NNPS"})
+#: a leading loose noun phrase this long is not a time adverbial ("Last year, ...")
+LOOSE_NP_MIN_WORDS = 3
 
 
-def shape_of(roots: Sequence[tuple[str, str, Sequence[tuple[str, str]]]]) -> Shape:
-    """Shape from the sentence roots: for each, (coarse PoS, PTB tag, (dependency, PTB tag) of each child)."""
+def _leading_noun_phrase(children: Sequence[tuple]) -> bool:
+    """A noun phrase of several words before the root's subject, not itself the subject."""
+    located = [c for c in children if len(c) >= 4]
+    subjects = [c[2] for c in located if c[0] in SUBJECT_DEPS]
+    if not subjects:
+        return False
+    first_subject = min(subjects)
+    return any(
+        dep in _LOOSE_NOUN_DEPS and tag in _NOUN_TAGS and pos < first_subject and size >= LOOSE_NP_MIN_WORDS
+        for dep, tag, pos, size in located
+    )
+
+
+def shape_of(roots: Sequence[tuple[str, str, Sequence[tuple]]], asks: bool = False) -> Shape:
+    """Shape from the sentence roots: for each, (coarse PoS, PTB tag, children), a child being
+    (dependency, PTB tag) or (dependency, PTB tag, position, words in its subtree). ``asks``: the
+    sentence ends in a question mark."""
     if len(roots) != 1:
         return "sentences"
     pos, tag, children = roots[0]
-    deps = {dep for dep, _ in children}
-    finite = tag in FINITE_TAGS or any(dep in _AUX_DEPS and t in FINITE_TAGS for dep, t in children)
+    deps = {c[0] for c in children}
+    finite = tag in FINITE_TAGS or any(c[0] in _AUX_DEPS and c[1] in FINITE_TAGS for c in children)
     if SUBJECT_DEPS.intersection(deps) and finite:
-        return "clause"
+        if _leading_noun_phrase(children):
+            return "fragment"
+        return "question" if asks else "clause"
     if pos in _NOUNS:
         return "noun_phrase"
     return "fragment"
@@ -67,9 +95,21 @@ class ShapeParser:
             docs = proc.pipe(docs, batch_size=batch_size)
         out: list[Shape] = []
         for doc in docs:
-            roots = [(t.pos_, t.tag_, [(c.dep_, c.tag_) for c in t.children]) for t in doc if t.dep_ == "ROOT"]
-            out.append(shape_of(roots))
+            roots = [
+                (t.pos_, t.tag_, [(c.dep_, c.tag_, c.i, c.right_edge.i - c.left_edge.i + 1) for c in t.children])
+                for t in doc
+                if t.dep_ == "ROOT"
+            ]
+            out.append(shape_of(roots, asks=_ends_with_question_mark([t.text for t in doc])))
         return out
+
+
+_CLOSERS = frozenset({"''", "'", '"', ")", "-RRB-", "..."})
+
+
+def _ends_with_question_mark(words: Sequence[str]) -> bool:
+    tail = [w for w in words if w not in _CLOSERS]
+    return bool(tail) and tail[-1].endswith("?")
 
 
 @functools.cache

@@ -32,7 +32,7 @@ from s2lct.atomic import dumps_json, short_hash
 from s2lct.expand.checks import CheckItem, FluencyFilter, passed
 from s2lct.expand.fillin import fill_in, place_fills, round_prob
 
-ENGINE_VERSION = "5"  # 2: masked-LM batches per seed; 3: fills cased as written English; 4: ...after the PoS check; 5: fluency checks
+ENGINE_VERSION = "6"  # 2: masked-LM batches per seed; 3: fills cased as written English; 4: ...after the PoS check; 5: fluency checks; 6: insertions v6 (third and fourth blind draws)
 Tokens = tuple[str, ...]
 
 

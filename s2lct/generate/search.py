@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from s2lct.corpus.annotate import AnnotatedSentence
 from s2lct.errors import S2LCTError
 from s2lct.spec import CapabilitySpec, SearchRule
-from s2lct.spec.language import PHRASE_LABELS
+from s2lct.spec.language import PHRASE_LABELS, anchored
 
 # the 3-way class boundaries on SST's [0, 1] sentiment scale
 CLASS_BOUNDARIES = (0.4, 0.6)
@@ -59,11 +59,7 @@ def clean_label_failures(rule: SearchRule, s: AnnotatedSentence) -> list[str]:
 
 @functools.lru_cache(maxsize=1024)
 def _compile(pattern: str, where: str) -> re.Pattern[str]:
-    if where == "start":
-        return re.compile(pattern if pattern.startswith("^") else "^(?:" + pattern + ")")
-    if where == "end":
-        return re.compile(pattern if pattern.endswith("$") else "(?:" + pattern + ")$")
-    return re.compile(pattern)
+    return re.compile(anchored(pattern, where))
 
 
 def matches(rule: SearchRule, s: AnnotatedSentence) -> bool:

@@ -23,7 +23,7 @@ IDENT = r"^[A-Za-z][A-Za-z0-9_\-]*$"
 # sampling, so an unbounded product would exhaust memory; real templates use tens.
 MAX_TEMPLATE_COMBINATIONS = 10_000
 SeedOp = Literal["negate_copula", "strip_final_punct", "lowercase_first", "strip_leading_conjunction"]
-Shape = Literal["clause", "noun_phrase", "fragment", "sentences"]
+Shape = Literal["clause", "question", "noun_phrase", "fragment", "sentences"]
 PhraseLabel = Literal["very negative", "negative", "neutral", "positive", "very positive"]
 # SST's fine labels, in order 0..4
 PHRASE_LABELS: tuple[str, ...] = ("very negative", "negative", "neutral", "positive", "very positive")
@@ -47,10 +47,25 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def _check_regex(value: str | None) -> str | None:
+_GLOBAL_FLAGS = re.compile(r"^\(\?[aiLmsux]+\)")
+
+
+def anchored(pattern: str, where: str) -> str:
+    """The regex a ``start``/``end`` rule runs: anchored at that end, leading global flags such as
+    ``(?i)`` kept in front (Python refuses them anywhere else)."""
+    flags = m.group(0) if (m := _GLOBAL_FLAGS.match(pattern)) else ""
+    body = pattern[len(flags):]
+    if where == "start":
+        return pattern if body.startswith("^") else f"{flags}^(?:{body})"
+    if where == "end":
+        return pattern if body.endswith("$") else f"{flags}(?:{body})$"
+    return pattern
+
+
+def _check_regex(value: str | None, where: str = "contains") -> str | None:
     if value is not None:
         try:
-            re.compile(value)
+            re.compile(anchored(value, where))
         except re.error as exc:
             raise ValueError(f"invalid regular expression {value!r}: {exc}") from None
     return value
@@ -139,6 +154,7 @@ class SearchRule(_Strict):
         default=None,
         description=(
             "allowed seed shapes from a dependency parse: clause (one sentence whose root has a subject), "
+            "question (the same, ending in a question mark), "
             "noun_phrase (one root, a noun, no subject), fragment (any other single root without a subject, "
             "e.g. a verb phrase), sentences (more than one root)"
         ),
@@ -146,7 +162,7 @@ class SearchRule(_Strict):
     phrases: PhraseRule | None = Field(default=None, description="rules over the treebank's phrase labels")
     token_pattern: TokenPattern | None = Field(default=None, description="spaCy Matcher token pattern that must match somewhere in the sentence, e.g. [{LOWER: very}, {POS: ADJ}]")
 
-    _regex = field_validator("start", "end", "contains")(classmethod(lambda cls, v: _check_regex(v)))
+    _regex = field_validator("start", "end", "contains")(classmethod(lambda cls, v, info: _check_regex(v, info.field_name)))
     _pattern = field_validator("token_pattern")(classmethod(lambda cls, v: _check_token_pattern(v)))
 
     def labels(self) -> tuple[str, ...]:

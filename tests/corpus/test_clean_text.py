@@ -23,6 +23,7 @@ LEAKS = {
     "doubled period": re.compile(r"(?<!\.)\.\s*\.(?!\.)"),
     "opening single quote with a space after it": re.compile(r"(^|[\s(])'\s"),
     "opening single quote glued to the word before it": re.compile(r"\b(of|as|the|a|like|called)'\s"),
+    "closing single quote that nothing opened": re.compile(r"^[^']*[.!?,;:]'(\s|$)"),
 }
 
 
@@ -54,6 +55,7 @@ def test_no_treebank_token_in_any_sst_sentence(sst):
         ("known as ' a perfect family film , ' because", "known as 'a perfect family film,' because"),
         ("the films ' plot and the actors ' faces", "the films' plot and the actors' faces"),
         ("If the ' 70 's were your idea", "If the '70's were your idea"),
+        ("-LRB- The Cockettes -RRB- provides a window . '", "(The Cockettes) provides a window."),
     ],
 )
 def test_treebank_tokens_become_written_english(tokens, text):

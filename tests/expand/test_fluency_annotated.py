@@ -2,8 +2,8 @@
 
 The filter (default checks and thresholds, cascade on as ``generate`` runs it) re-scores every
 annotated candidate; of those it accepts, at least 95% must be ones the annotator judged valid.
-The rules were revised on all three sets (see tests/data/README.md), so this guards against
-regressions; it is not an out-of-sample estimate.
+The rules were revised on every set but the newest blind draw (see tests/data/README.md), so on
+the others this guards against regressions; it is not an out-of-sample estimate.
 """
 
 from __future__ import annotations
@@ -16,7 +16,10 @@ import _engine_models as models
 from s2lct.expand.checks import CheckItem, FluencyFilter, passed
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-SETS = ("expansions_annotated.jsonl", "expansions_held_out.jsonl", "expansions_held_out_2.jsonl")
+SETS = (
+    "expansions_annotated.jsonl", "expansions_held_out.jsonl", "expansions_held_out_2.jsonl",
+    "expansions_held_out_3.jsonl", "expansions_held_out_4.jsonl",
+)
 
 
 class Models:
@@ -58,13 +61,17 @@ def test_annotated_set_is_well_formed():
 
 
 def test_filter_precision_on_the_annotated_sets():
+    total_acc = total_true = 0
     for name in SETS:
         rows, items = load(name)
         acc = accepted(items)
         valid = [r["valid"] for r in rows]
         n_acc = sum(acc)
         true_acc = sum(a and v for a, v in zip(acc, valid))
-        precision = true_acc / n_acc if n_acc else 0.0
+        total_acc, total_true = total_acc + n_acc, total_true + true_acc
+        precision = true_acc / n_acc if n_acc else 1.0
         recall = true_acc / sum(valid)
-        assert n_acc >= 4, f"{name}: the filter accepts only {n_acc} candidates"
         assert precision >= 0.95, f"{name}: precision {precision:.3f} ({true_acc}/{n_acc} accepted are valid), recall {recall:.3f}"
+    # a filter that accepted (almost) nothing would pass the loop above trivially
+    assert total_acc >= 25, f"the filter accepts only {total_acc} of the annotated candidates"
+    assert total_true / total_acc >= 0.95, f"pooled precision {total_true / total_acc:.3f} ({total_true}/{total_acc})"

@@ -7,7 +7,9 @@ import pytest
 from nltk import Tree
 
 from s2lct.expand.checks import CheckItem, FluencyFilter, make_check, passed
+from s2lct.errors import S2LCTError
 from s2lct.expand.checks.function_words import wants_an
+from s2lct.expand.checks.insertions import KINDS
 from s2lct.expand.checks.reparse import production_level
 
 
@@ -31,8 +33,8 @@ class NoModels:
         raise AssertionError("a rule check must not need the masked LM")
 
 
-def run(name: str, *items: CheckItem):
-    return [(r.passed, r.rule) for r in make_check(name).check(list(items), NoModels())]
+def run(name: str, *items: CheckItem, **settings):
+    return [(r.passed, r.rule) for r in make_check(name, **settings).check(list(items), NoModels())]
 
 
 MUSHY = ("the mushy finale is long .", "DT JJ NN VBZ JJ .")
@@ -104,21 +106,48 @@ def test_function_words_good(seed, tags, fills):
         ("an American tragedy .", "DT JJ NN .", {2: ("political", "JJ")}, "adjective"),
         ("the sense of imagery", "DT NN IN NN", {3: ("cultural", "JJ")}, "adjective"),
         ("the film is so tired .", "DT NN VBZ RB JJ .", {3: ("mostly", "RB")}, "adverb"),
-        ("it should be sincere", "PRP MD VB JJ", {3: ("so", "RB")}, "adverb_position"),
-        ("it reveals itself slowly , artfully", "PRP VBZ PRP RB , RB", {3: ("so", "RB")}, "adverb_position"),
+        ("it should be sincere", "PRP MD VB JJ", {3: ("so", "RB")}, "intensifier"),
+        ("it reveals itself slowly , artfully", "PRP VBZ PRP RB , RB", {3: ("so", "RB")}, "intensifier"),
         ("it 's not without style", "PRP VBZ RB IN NN", {4: ("any", "DT")}, "npi"),
         ("I do n't think they will prefer it", "PRP VBP RB VB PRP MD VB PRP", {6: ("probably", "RB")}, "adverb_position"),
         ("you can go home again .", "PRP MD VB NN RB .", {5: ("anyway", "RB")}, "adverb"),
         ("It rapidly develops", "PRP RB VBZ", {1: ("ultimately", "RB")}, "adverb"),
         ("it 's certainly a record", "PRP VBZ RB DT NN", {2: ("probably", "RB")}, "adverb_position"),
-        ("coulda been better", "MD VB JJR", {2: ("so", "RB")}, "adverb_position"),
+        ("coulda been better", "MD VB JJR", {2: ("so", "RB")}, "intensifier"),
         ("it might sound", "PRP MD VB", {2: ("probably", "RB")}, "adverb_position"),
         ("the one thing most will take", "DT CD NN JJS MD VB", {3: ("about", "IN")}, "preposition"),
         ("hard to imagine Alan being better", "JJ TO VB NNP VBG JJR", {3: ("that", "IN")}, "preposition"),
+        # version 4: what version 3 let into the committed suite
+        ("it was vile enough", "PRP VBD JJ RB", {2: ("so", "RB")}, "intensifier"),
+        ("Wedding serves mostly to whet", "NNP VBZ RB TO VB", {2: ("so", "RB")}, "intensifier"),
+        ("Nothing is sacred in this gut-buster .", "NN VBZ JJ IN DT NN .", {2: ("so", "RB")}, "negated"),
+        ("the film never feels derivative .", "DT NN RB VBZ JJ .", {4: ("so", "RB")}, "negated"),
+        ("Windtalkers is shapelessly gratifying", "NNP VBZ RB JJ", {2: ("so", "RB")}, "intensifier"),
+        ("the hype is quieter", "DT NN VBZ JJ", {3: ("so", "RB")}, "intensifier"),
+        ("the hype is quieter", "DT NN VBZ JJR", {3: ("so", "RB")}, "intensifier"),
+        ("too complex to be rapidly absorbed", "RB JJ TO VB RB VBN", {4: ("so", "RB")}, "intensifier"),
+        ("sentiments are certainly welcome", "NNS VBP RB JJ", {2: ("so", "RB")}, "intensifier"),
+        ("dare I say it twice", "VB PRP VB PRP RB", {3: ("that", "IN")}, "complementiser"),
+        ("any fan could want .", "DT NN MD VB .", {3: ("probably", "RB")}, "adverb_position"),
+        ("the most amazing dosage fans could want", "DT RBS JJ NN NNS MD VB", {6: ("probably", "RB")}, "adverb_position"),
+        # version 5: what version 4 accepted in the third blind draw and a reader rejects
+        ("the answer is clear : Not easily", "DT NN VBZ JJ : RB RB", {3: ("so", "RB")}, "intensifier"),
+        ("even the bull gets recycled .", "RB DT NN VBZ VBN .", {4: ("so", "RB")}, "intensifier"),
+        ("a subject few are familiar with", "DT NN JJ VBP JJ IN", {4: ("so", "RB")}, "negated"),
+        ("That sure is funny !", "DT RB VBZ JJ .", {3: ("so", "RB")}, "intensifier"),
+        ("The script is high on squaddie banter", "DT NN VBZ JJ IN NN NN", {3: ("so", "RB")}, "intensifier"),
+        ("I think his name was , uh ,", "PRP VBP PRP$ NN VBD , UH ,", {2: ("that", "IN")}, "complementiser"),
+        ("more than anyone else could chew", "JJR IN NN RB MD VB", {5: ("probably", "RB")}, "adverb_position"),
+        ("a subject you thought would leave you cold", "DT NN PRP VBD MD VB PRP JJ", {5: ("probably", "RB")}, "adverb_position"),
+        ("they have turned Akasha into a monster", "PRP VBP VBN NNP IN DT NN", {2: ("previously", "RB")}, "adverb"),
+        ("lets her characters be unruly , confusing", "VBZ PRP$ NNS VB RB , JJ", {4: ("so", "RB")}, "intensifier"),
+        ("She 's all-powerful , a voice", "PRP VBZ JJ , DT NN", {2: ("so", "RB")}, "intensifier"),
+        # fluent, but by word class indistinguishable from "is [so] shapelessly gratifying": refused for precision
+        ("The cast is extraordinarily good .", "DT NN VBZ RB JJ .", {3: ("so", "RB")}, "intensifier"),
     ],
 )
 def test_insertions_bad(seed, tags, fills, rule):
-    assert run("insertions", item(seed, tags, fills)) == [(False, rule)]
+    assert run("insertions", item(seed, tags, fills), allowed=KINDS) == [(False, rule)]
 
 
 @pytest.mark.parametrize(
@@ -130,12 +159,34 @@ def test_insertions_bad(seed, tags, fills, rule):
         ("They should have found it", "PRP MD VB VBN PRP", {2: ("probably", "RB")}),
         ("A chiller resolutely without chills .", "DT NN RB IN NNS .", {4: ("any", "DT")}),
         ("a movie that proves you can run", "DT NN WDT VBZ PRP MD VB", {4: ("that", "IN")}),
-        ("The cast is extraordinarily good .", "DT NN VBZ RB JJ .", {3: ("so", "RB")}),
         ("it always seemed static .", "PRP RB VBD JJ .", {3: ("so", "RB")}),
+        ("The Master of Disguise is awful .", "DT NNP IN NNP VBZ JJ .", {5: ("so", "RB")}),
+        ("the acting is bitter , the plot thin", "DT NN VBZ JJ , DT NN JJ", {3: ("so", "RB")}),  # not a comparative
+        ("The Tuxedo miscalculates badly by forcing", "DT NNP VBZ RB IN VBG", {3: ("so", "RB")}),
+        ("I do n't think I laughed once", "PRP VBP RB VB PRP VBD RB", {4: ("that", "IN")}),
+        ("Allen shows he can outgag them", "NNP VBZ PRP MD VB PRP", {2: ("that", "IN")}),
+        ("It 's unfortunate that Wallace has", "PRP VBZ JJ IN NNP VBZ", {2: ("so", "RB")}),
+        ("the romance is puzzling , the jokes", "DT NN VBZ JJ , DT NNS", {3: ("so", "RB")}),
+        ("the plot is predictable but fun", "DT NN VBZ JJ CC JJ", {3: ("so", "RB")}),
     ],
 )
 def test_insertions_good(seed, tags, fills):
-    assert run("insertions", item(seed, tags, fills)) == [(True, None)]
+    assert run("insertions", item(seed, tags, fills), allowed=KINDS) == [(True, None)]
+
+
+def test_insertions_by_default_allow_only_the_kinds_that_held_in_both_blind_draws():
+    intensifier = item("The Master of Disguise is awful .", "DT NNP IN NNP VBZ JJ .", {5: ("so", "RB")})
+    adverb = item("They should have found it", "PRP MD VB VBN PRP", {2: ("probably", "RB")})
+    that = item("Allen shows he can outgag them", "NNP VBZ PRP MD VB PRP", {2: ("that", "IN")})
+    without_any = item("A chiller resolutely without chills .", "DT NN RB IN NNS .", {4: ("any", "DT")})
+    assert run("insertions", intensifier, adverb, that, without_any) == [
+        (False, "not_allowed"), (False, "not_allowed"), (True, None), (True, None)]
+    assert run("insertions", intensifier, adverb, allowed=["intensifier"]) == [(True, None), (False, "not_allowed")]
+    # a bad fill is refused by its own rule whatever is allowed
+    assert run("insertions", item("the answer is clear : Not easily", "DT NN VBZ JJ : RB RB", {3: ("so", "RB")})) == [
+        (False, "intensifier")]
+    with pytest.raises(S2LCTError, match="unknown kind.*intensifer.*valid: complementiser, any, intensifier, adverb"):
+        make_check("insertions", allowed=["intensifer"])
 
 
 def test_wants_an():

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from s2lct.corpus.annotate import annotate
@@ -83,6 +85,13 @@ def test_shape_rule():
         ([("NOUN", "NN", [("det", "DT"), ("amod", "JJ")])], "noun_phrase"),  # "A stupid horror film."
         ([("VERB", "VBG", [("dobj", "NN")])], "fragment"),  # "Offering nothing new."
         ([("AUX", "VBZ", [("nsubj", "PRP")]), ("VERB", "VBZ", [("nsubj", "PRP")])], "sentences"),
+        # "a sly female empowerment movie, although not in a way anyone would expect": a long noun
+        # phrase before the subject is a fragment with a clause tacked on
+        ([("VERB", "VB", [("npadvmod", "NN", 4, 5), ("nsubj", "NN", 11, 1), ("aux", "MD", 12, 1)])], "fragment"),
+        # "Last year, the film won.": a short time adverbial before the subject keeps the clause
+        ([("VERB", "VBD", [("npadvmod", "NN", 1, 2), ("nsubj", "NN", 4, 2)])], "clause"),
+        # the same long noun phrase *after* the subject is an object, not a fragment
+        ([("VERB", "VBD", [("nsubj", "NN", 1, 2), ("dobj", "NN", 5, 5)])], "clause"),
     ],
 )
 def test_seed_shape_from_roots(roots, shape):
@@ -136,3 +145,25 @@ def test_removed_seeds_are_counted_per_rule(specs, corpus):
     assert neutral["kept"] == len(pools["neutral_sent"]) and neutral["phrases.forbid"] > 0 and neutral["shape"] > 0
     assert neutral["candidates"] >= neutral["kept"] + max(neutral["phrases.forbid"], neutral["shape"])
     assert all(s.shape == "clause" for s in pools["pos_sent"])
+
+
+def test_a_clause_ending_in_a_question_mark_is_a_question():
+    roots = [("VERB", "VBD", [("nsubj", "WP", 2, 1), ("ccomp", "VB", 5, 6)])]  # "Wow, so who knew ...?"
+    assert shape_of(roots, asks=True) == "question"
+    assert shape_of(roots, asks=False) == "clause"
+    assert shape_of([("NOUN", "NN", [("det", "DT")])], asks=True) == "noun_phrase"  # "A remake?" is still a noun phrase
+
+
+def test_embedding_frames_take_no_question_and_no_first_person_seed(specs, corpus):
+    """Over the whole main suite: a seed embedded after "that" is a statement about the film, not "I ..." or a question."""
+    bad = []
+    for spec in specs.values():
+        for case in build_capability(spec, corpus, seed=0).cases:
+            for ref in case.seeds:
+                if ref.slot is None:
+                    continue
+                embedded = ref.text.rstrip(" '\"").endswith("?") or re.match(r"(I|My|Me|We|Our|Us)\b", ref.text)
+                frame = case.text[: case.text.find(ref.text[1:20])] if ref.text[1:20] in case.text else ""
+                if embedded and " that" in frame:
+                    bad.append(f"{case.id}: {case.text[:120]}")
+    assert not bad, f"{len(bad)} cases embed a question or a first-person seed, e.g. {bad[:3]}"

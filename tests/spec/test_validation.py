@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from s2lct.spec import check_specs
 
@@ -55,3 +57,23 @@ def test_missing_suite_folder_is_a_user_error(tmp_path: Path) -> None:
         res = subprocess.run([sys.executable, "-m", "s2lct.cli", *command, "--suite", str(tmp_path / "nowhere")], capture_output=True, text=True)
         assert res.returncode == 2, (command, res.stderr)
         assert res.stderr.startswith("error: suite folder") and "Traceback" not in res.stderr
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    prefix=st.text(alphabet="abcXYZ ", min_size=1, max_size=6),
+    text=st.text(alphabet="abcXYZ ", max_size=12),
+    where=st.sampled_from(["start", "end"]),
+)
+def test_start_and_end_rules_anchor_with_a_leading_case_flag(prefix, text, where):
+    """``(?i)`` at the front of a start/end rule is legal (it used to crash at search time)."""
+    import re
+
+    from s2lct.spec.language import anchored
+
+    pattern = re.compile(anchored("(?i)" + re.escape(prefix), where))
+    probe = prefix.upper() + text if where == "start" else text + prefix.swapcase()
+    assert pattern.search(probe)
+    other = text.lower()
+    expected = other.startswith(prefix.lower()) if where == "start" else other.endswith(prefix.lower())
+    assert bool(pattern.search(other)) == expected
