@@ -128,8 +128,8 @@ def test_a_seed_expands_the_same_whatever_else_is_in_the_run(tmp_path):
     (scores included, to the last digit) must not depend on the seeds batched with it."""
     from s2lct.expand.expander import ExpansionConfig, SeedExpander
 
-    # the first seeds get expansions past the fluency checks ("The acting is [so] good .")
-    seeds = [tuple(s.split()) for s in ("The acting is good .", "This is a dull movie .", "The cast is strong but the plot drags .",
+    # the first seeds get expansions past the fluency checks ("The movie is without [any] intent .")
+    seeds = [tuple(s.split()) for s in ("The movie is without intent .", "You know you 're in trouble .", "The cast is strong but the plot drags .",
                                         "A quiet film about two brothers .", "It works .")]
     alone = SeedExpander(store=tmp_path / "a.sqlite3").expand(seeds[:2])
     mixed = SeedExpander(ExpansionConfig(chunk_size=3), store=tmp_path / "b.sqlite3").expand(seeds[2:] + seeds[:2][::-1])
