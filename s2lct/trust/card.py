@@ -35,6 +35,7 @@ from ..explain.registry import available, parse_explainers
 from ..explain.words import split_words
 from ..progress import ProgressFactory, ProgressTask
 from . import metrics as M
+from .agreement import SOURCES as AGREEMENT_SOURCES
 
 FORMAT_VERSION = 1
 
@@ -60,7 +61,7 @@ class CardOptions:
     fragments: int = 3
     table: str | None = None  # labelled table instead of SST test+dev
     agreement_items: int = 100
-    agreement_sources: list[str] = field(default_factory=lambda: ["ptb", "marvin_linzen", "linzen", "blimp"])
+    agreement_sources: list[str] = field(default_factory=lambda: list(AGREEMENT_SOURCES))
     probe_items: int = 2000
     suite: str | None = "generated"
     composite_cases: int | None = 60
