@@ -9,7 +9,8 @@ from nltk import Tree
 from s2lct.explain.words import split_words
 from s2lct.trust import metrics as M
 from s2lct.errors import S2LCTError
-from s2lct.trust.agreement import AgreementItem, _tagger, a1_reject, compound_head, form_number, gulordava, ptb_candidates
+from s2lct.trust.agreement import (AgreementItem, _tagger, a1_reject, compound_head, form_number, gulordava, ptb_candidates,
+                                   ptb_file_trees)
 
 
 def cands(s: str) -> dict[str, tuple[AgreementItem, str | None]]:
@@ -192,3 +193,12 @@ def noun_number_of(it, index):
     from s2lct.trust.agreement import noun_number
 
     return noun_number(it.tags[index])
+
+
+def test_fast_ptb_reader_gives_the_corpus_readers_trees(tagger):
+    from nltk.corpus import treebank
+
+    for fid in treebank.fileids()[::40]:  # 5 of the 199 files
+        fast, reference = ptb_file_trees(treebank, fid), treebank.parsed_sents(fid)
+        assert len(fast) == len(reference) > 0
+        assert all(a == b and a.label() == b.label() for a, b in zip(fast, reference)), fid
