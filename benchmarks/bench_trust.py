@@ -1,43 +1,123 @@
 """Benchmark of `s2lct trust` on minilm-sst2: wall time and peak RSS of the card, and per explainer
-the documents/s on hybrid documents against its floor — the same number of model evaluations
-(forwards, plus backwards where the method takes them) run as plain batched calls in this process.
+the documents/s on hybrid documents against its floor — the same model evaluations (the very token
+sequences the explainer scored; for gradient methods its forwards and backwards) run as plain
+batched calls in this process.
 
 Usage: python benchmarks/bench_trust.py [--documents N] [--agreement-items N] [--suite-cases N] [--threads T]
+       [--out DIR] [--cache-dir DIR] [--stop-after MINUTES] [--floor-sample N]
 (defaults: the card's defaults). Targets (issue 13): the default card ≤ 20 min and ≤ 4 GB on 2 cores.
+
+The card runs in a child process with a fresh cache folder (or ``--cache-dir``: a run stopped there
+resumes). Its records are appended as they finish, so ``--stop-after`` can stop a card that is
+going to miss its budget and still print the documents/s each explainer reached. In the card every
+explainer of a document shares one memo of scored inputs (the first one pays for what the others
+reuse), so its per-explainer rate differs from an explainer run alone, which is the column beside it.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import resource
 import subprocess
 import sys
 import tempfile
 import time
+from collections import defaultdict
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
 
-def floor_seconds(handle, text: str, evaluations: int, backwards: int) -> float:
-    """Time of ``evaluations`` forwards of ``text`` in batches of 64 (+ ``backwards`` forward-backward passes)."""
+def partial_rates(cache_dir: Path) -> dict[str, dict[str, tuple[int, float]]]:
+    """paradigm → explainer → (items done, seconds) from the card's resumable records."""
+    out: dict[str, dict[str, tuple[int, float]]] = defaultdict(dict)
+    for path in cache_dir.glob("trust/*/.partial/*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if r.get("status") != "ok":
+                continue
+            n, s = out[r["paradigm"]].get(r["explainer"], (0, 0.0))
+            out[r["paradigm"]][r["explainer"]] = (n + 1, s + float(r.get("seconds") or 0.0))
+    return out
+
+
+def print_rates(rates: dict[str, dict[str, tuple[int, float]]]) -> None:
+    for paradigm, by_name in rates.items():
+        total = sum(s for _n, s in by_name.values())
+        done = max((n for n, _s in by_name.values()), default=0)
+        print(f"{paradigm}: {done} items so far, {total / 60:.1f} min of explanation time")
+        for name, (n, s) in by_name.items():
+            print(f"  {name:<14}{n:>5} items {n / s if s else float('nan'):>8.2f} items/s")
+
+
+def run_card(args: argparse.Namespace, cache_dir: Path, out: Path) -> tuple[int, float, str]:
+    cmd = [sys.executable, "-m", "s2lct.cli", "trust", "--model", "minilm-sst2", "--out", str(out), "-q",
+           "--documents", str(args.documents), "--agreement-items", str(args.agreement_items), "--suite-cases", str(args.suite_cases),
+           "--threads", str(args.threads), "--suite", str(REPO / "generated"), "--cache-dir", str(cache_dir)]
+    log = out / "card.stdout"
+    t0 = time.perf_counter()
+    with open(log, "w", encoding="utf-8") as fh:
+        proc = subprocess.Popen(cmd, cwd=REPO, stdout=fh, stderr=subprocess.PIPE, text=True)
+        stopped = False
+        while proc.poll() is None:
+            time.sleep(5)
+            if args.stop_after and time.perf_counter() - t0 > args.stop_after * 60:
+                proc.terminate()
+                stopped = True
+        _out, err = proc.communicate()
+    wall = time.perf_counter() - t0
+    code = -1 if stopped else proc.returncode
+    return code, wall, err
+
+
+def floor_seconds(handle, explainer, text: str, target: str) -> tuple[float, float]:
+    """(seconds of the explanation alone, seconds of its model evaluations as plain batched calls)."""
     import torch
 
-    from s2lct.explain.adapters import run_logits
+    from s2lct.explain import adapters
 
+    seqs: list[list[int]] = []
+    real = adapters.run_logits
+
+    def recording(clf, batch, batch_size=64):  # the token sequences the explainer has scored
+        seqs.extend(list(s) for s in batch)
+        return real(clf, batch, batch_size)
+
+    adapters.run_logits = recording
+    try:
+        t = time.perf_counter()
+        exp = explainer.explain(handle, text, target)
+        alone = time.perf_counter() - t
+    finally:
+        adapters.run_logits = real
     clf = handle.torch
-    ids = clf.encode(text).ids
+    backwards = int(exp.info.get("backwards") or 0)
     t0 = time.perf_counter()
-    run_logits(clf, [ids] * max(0, evaluations - backwards), 64)
-    if backwards:
-        x = torch.tensor([ids] * min(backwards, 64))
-        for start in range(0, backwards, 64):
-            n = min(64, backwards - start)
-            out = clf.logits(x[:n], torch.ones_like(x[:n]))
-            out[:, 0].sum().backward()
-    return time.perf_counter() - t0
+    if seqs:
+        real(clf, seqs, 64)
+    else:  # gradient methods: their forwards, and backwards down to the embedding output (no weight gradients)
+        ids = clf.encode(text).ids
+        forwards = max(0, int(exp.info.get("evaluations") or 1) - backwards)
+        real(clf, [ids] * forwards, 64)
+        params = [q for q in clf.model.parameters() if q.requires_grad]
+        for q in params:
+            q.requires_grad_(False)
+        hook = clf.embeddings.register_forward_hook(lambda _m, _i, o: o.requires_grad_())
+        try:
+            for start in range(0, backwards, 64):
+                n = min(64, backwards - start)
+                x = torch.tensor([ids] * n)
+                out = clf.logits(x, torch.ones_like(x))
+                out[:, 0].sum().backward()
+        finally:
+            hook.remove()
+            for q in params:
+                q.requires_grad_(True)
+    return alone, time.perf_counter() - t0
 
 
 def main() -> None:
@@ -46,45 +126,46 @@ def main() -> None:
     ap.add_argument("--agreement-items", type=int, default=100)
     ap.add_argument("--suite-cases", type=int, default=60)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--out", type=Path, default=None, help="card folder (default: a new temporary one)")
+    ap.add_argument("--cache-dir", type=Path, default=None, help="cache folder (default: a new, empty one); a stopped run resumes there")
+    ap.add_argument("--stop-after", type=float, default=None, metavar="MINUTES", help="stop the card after this long and print the rates reached")
     ap.add_argument("--floor-sample", type=int, default=5, help="documents per explainer timed for the floor")
     args = ap.parse_args()
-    env = dict(os.environ)
-    env.setdefault("S2LCT_CACHE_DIR", tempfile.mkdtemp(prefix="bench-trust-"))
-    out = Path(tempfile.mkdtemp(prefix="bench-trust-out-"))
-    cmd = [sys.executable, "-m", "s2lct.cli", "trust", "--model", "minilm-sst2", "--out", str(out), "--no-cache", "-q",
-           "--documents", str(args.documents), "--agreement-items", str(args.agreement_items), "--suite-cases", str(args.suite_cases),
-           "--threads", str(args.threads), "--suite", str(REPO / "generated")]
-    t0 = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, cwd=REPO, capture_output=True, text=True)
-    wall = time.perf_counter() - t0
-    if proc.returncode:
-        print(f"card failed (exit {proc.returncode}): {proc.stderr.strip().splitlines()[-1:]}")
-        sys.exit(1)
+    cache_dir = args.cache_dir or Path(tempfile.mkdtemp(prefix="bench-trust-"))
+    out = args.out or Path(tempfile.mkdtemp(prefix="bench-trust-out-"))
+    out.mkdir(parents=True, exist_ok=True)
+    print(f"card: {out} (cache {cache_dir}), {args.threads} torch threads", flush=True)
+    code, wall, err = run_card(args, cache_dir, out)
     peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    if code:
+        what = f"stopped after {wall / 60:.1f} min (--stop-after)" if code == -1 else f"failed (exit {code}): {err.strip().splitlines()[-1:]}"
+        print(f"card {what}; peak RSS {peak_mb:.0f} MiB")
+        print_rates(partial_rates(cache_dir))
+        sys.exit(1)
     card = json.loads((out / "card.json").read_text())
+    print((out / "card.stdout").read_text(), end="")
     print(f"default card on minilm-sst2: wall {wall / 60:.1f} min (target ≤ 20), peak RSS {peak_mb:.0f} MiB (target ≤ 4096)")
 
     import torch
 
     torch.set_num_threads(args.threads)
     from s2lct.explain.adapters import prepare_model
+    from s2lct.explain.registry import get_explainer
     from s2lct.models import load_model
     from s2lct.trust.hybrid import build_documents, load_pool
 
     handle = prepare_model(load_model("minilm-sst2"))
     docs = build_documents(load_pool(), args.floor_sample, card["options"]["fragments"], card["options"]["seed"])
-    from s2lct.explain.registry import get_explainer
-
-    print(f"{'explainer':<14}{'docs/s':>9}{'floor docs/s':>14}{'ratio':>8}")
+    print(f"hybrid documents/s, {len(docs)} documents per explainer for the floor")
+    print(f"{'explainer':<14}{'in card':>9}{'alone':>9}{'floor':>9}{'alone/floor':>13}")
     for name, e in card["paradigms"]["hybrid"]["explainers"].items():
         explainer = get_explainer(name)
+        explainer.explain(handle, docs[0].text, "positive")  # warm-up, untimed
         secs = floor = 0.0
         for d in docs:
-            t = time.perf_counter()
-            exp = explainer.explain(handle, d.text, "positive")
-            secs += time.perf_counter() - t
-            floor += floor_seconds(handle, d.text, int(exp.info.get("evaluations") or 1), int(exp.info.get("backwards") or 0))
-        print(f"{name:<14}{len(docs) / secs:>9.2f}{len(docs) / floor:>14.2f}{secs / floor:>8.2f}   (in the card: {e['items_per_second']} docs/s)")
+            a, f = floor_seconds(handle, explainer, d.text, "positive")
+            secs, floor = secs + a, floor + f
+        print(f"{name:<14}{e['items_per_second'] or float('nan'):>9.2f}{len(docs) / secs:>9.2f}{len(docs) / floor:>9.2f}{secs / floor:>13.2f}")
 
 
 if __name__ == "__main__":

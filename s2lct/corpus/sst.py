@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -87,10 +87,12 @@ def sst_files(data_root: Path) -> dict[str, Path]:
     return files
 
 
-def load_sst(data_root: Path) -> list[Sentence]:
-    """All SST sentences, train then dev then test, in file order."""
+def load_sst(data_root: Path, splits: Sequence[str] | None = None) -> list[Sentence]:
+    """All SST sentences (of ``splits`` only, when given), train then dev then test, in file order."""
     out: list[Sentence] = []
     for split, path in sst_files(data_root).items():
+        if splits is not None and split not in splits:
+            continue
         with open(path, encoding="utf-8") as fh:
             for index, line in enumerate(fh):
                 if not line.strip():

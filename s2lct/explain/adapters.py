@@ -9,6 +9,11 @@
   so they work on any model: :class:`TokenScorer` for torch models (class scores *s* and
   probabilities *p*), :class:`TextScorer` for any :class:`~s2lct.models.base.SentimentModel`
   (vader, textblob, entry-point callables: probabilities only).
+* :class:`MemoScorer` remembers the outputs of every perturbed input it has scored, so explainers
+  run one after another on the same text (the trust card runs all of them) score each distinct
+  perturbed input once: occlusion/omission share the unperturbed pass and clipped edge windows, the
+  three LIMSSE losses the same substrings. The key is what the model sees (token ids, or the text
+  for text-level models), so different states that give the same input are scored once too.
 
 Position ids: replacing tokens by PAD through ``input_ids`` shifts RoBERTa's position ids (they
 are counted over non-PAD tokens), so occlusion uses the mask (or unk) token, and every forward
@@ -20,7 +25,7 @@ from __future__ import annotations
 import inspect
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -136,6 +141,43 @@ class Scorer(ABC):
     def evaluate(self, states: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
         """(s, p): arrays (V, C) of class scores (None when the model has none) and probabilities."""
 
+    def input_key(self, row: Sequence[int]) -> bytes | str:
+        """What the model sees for one row of states (equal keys: equal outputs)."""
+        return np.asarray(row, dtype=np.int8).tobytes()
+
+
+class MemoScorer(Scorer):
+    """``inner`` with a memo of outputs by :meth:`Scorer.input_key`, shared through ``memo`` by every
+    scorer of the same text. ``evaluations`` counts the rows asked for (as ``inner`` would, so
+    explanations are unchanged); ``computed`` the rows the model actually evaluated."""
+
+    def __init__(self, inner: Scorer, memo: dict[bytes | str, tuple[np.ndarray | None, np.ndarray]]) -> None:
+        self.inner, self.memo = inner, memo
+        self.classes, self.has_scores, self.words = inner.classes, inner.has_scores, inner.words
+
+    @property
+    def computed(self) -> int:
+        return self.inner.evaluations
+
+    def input_key(self, row: Sequence[int]) -> bytes | str:
+        return self.inner.input_key(row)
+
+    def evaluate(self, states: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
+        states = np.asarray(states)
+        keys = [self.inner.input_key(row) for row in states]
+        todo = list(dict.fromkeys(k for k in keys if k not in self.memo))
+        if todo:
+            first = {k: i for i, k in reversed(list(enumerate(keys)))}
+            s, p = self.inner.evaluate(states[[first[k] for k in todo]])
+            for j, k in enumerate(todo):
+                self.memo[k] = (None if s is None else s[j], p[j])
+        self.evaluations += len(keys)
+        rows = [self.memo[k] for k in keys]
+        p_out = np.array([r[1] for r in rows], dtype=np.float64).reshape(len(rows), len(self.classes))
+        if not self.has_scores:
+            return None, p_out
+        return np.array([r[0] for r in rows], dtype=np.float64).reshape(len(rows), len(self.classes)), p_out
+
 
 class TokenScorer(Scorer):
     """Perturbs token ids of a :class:`TokenClassifier`: occluded words' tokens become the mask token
@@ -159,6 +201,9 @@ class TokenScorer(Scorer):
             elif states[w] == OCCLUDE:
                 out.append(rep)
         return out
+
+    def input_key(self, row: Sequence[int]) -> bytes:
+        return np.asarray(self.variant_ids(row), dtype=np.int64).tobytes()
 
     def evaluate(self, states: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
         seqs = [self.variant_ids(row) for row in np.asarray(states)]
@@ -215,6 +260,9 @@ class TextScorer(Scorer):
         self.classes = list(LABELS)
         self.has_scores = False
 
+    def input_key(self, row: Sequence[int]) -> str:
+        return self.words.render(row, self.placeholder)
+
     def evaluate(self, states: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
         texts = [self.words.render(row, self.placeholder) for row in np.asarray(states)]
         preds = self.model.predict(texts)
@@ -231,6 +279,7 @@ class ModelHandle:
     model: SentimentModel | None = None
     torch: TokenClassifier | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    memo: dict[str, dict[bytes | str, Any]] | None = None  # text → MemoScorer memo (see memoised)
 
     @property
     def classes(self) -> list[str]:
@@ -238,9 +287,22 @@ class ModelHandle:
 
     def scorer(self, text: str, words: Words | None = None) -> Scorer:
         if self.torch is not None:
-            return TokenScorer(self.torch, text, words)
-        assert self.model is not None
-        return TextScorer(self.model, text, words)
+            scorer: Scorer = TokenScorer(self.torch, text, words)
+        else:
+            assert self.model is not None
+            scorer = TextScorer(self.model, text, words)
+        if self.memo is not None:
+            scorer = MemoScorer(scorer, self.memo.setdefault(text, {}))
+        return scorer
+
+    def memoised(self) -> ModelHandle:
+        """This handle with a per-text memo of perturbed inputs (see :class:`MemoScorer`); call
+        :meth:`forget` when a text is done to free its outputs."""
+        return replace(self, memo={})
+
+    def forget(self) -> None:
+        if self.memo is not None:
+            self.memo.clear()
 
     def explained_class(self, label: str, probs: dict[str, float]) -> str:
         """The class to explain for a prediction: its label when the model has that class, else the

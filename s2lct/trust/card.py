@@ -35,6 +35,7 @@ from ..explain.registry import available, parse_explainers
 from ..explain.words import split_words
 from ..progress import ProgressFactory, ProgressTask
 from . import metrics as M
+from .agreement import SOURCES as AGREEMENT_SOURCES
 
 FORMAT_VERSION = 1
 
@@ -60,7 +61,7 @@ class CardOptions:
     fragments: int = 3
     table: str | None = None  # labelled table instead of SST test+dev
     agreement_items: int = 100
-    agreement_sources: list[str] = field(default_factory=lambda: ["ptb", "marvin_linzen", "linzen", "blimp"])
+    agreement_sources: list[str] = field(default_factory=lambda: list(AGREEMENT_SOURCES))
     probe_items: int = 2000
     suite: str | None = "generated"
     composite_cases: int | None = 60
@@ -120,10 +121,17 @@ class _Recorder:
 def _explain_all(paradigm: str, handle: ModelHandle, explainers: Sequence[Explainer], items: Sequence[tuple[str, str, str]],
                  score: Callable[[int, Any], dict[str, Any]], rec: _Recorder, na: dict[str, str],
                  task: ProgressTask) -> dict[str, list[dict[str, Any]]]:
-    """Explain every (item id, text, class) with every explainer; ``score(i, explanation)`` → record fields."""
+    """Explain every (item id, text, class) with every explainer; ``score(i, explanation)`` → record fields.
+
+    Item by item, every explainer on it, through a memoised handle: each distinct perturbed input
+    of a text is scored once across the explainers (the explanations are the same as without the
+    memo). A record's ``seconds`` is what that explainer took given the explainers before it on
+    the same text (the first one pays for shared evaluations)."""
     out: dict[str, list[dict[str, Any]]] = {e.name: [] for e in explainers}
-    for e in explainers:
-        for i, (item_id, text, target) in enumerate(items):
+    memo = handle.memoised()
+    for i, (item_id, text, target) in enumerate(items):
+        memo.forget()
+        for e in explainers:
             key = (paradigm, item_id, e.name)
             r = rec.get(key)
             if r is None:
@@ -132,7 +140,7 @@ def _explain_all(paradigm: str, handle: ModelHandle, explainers: Sequence[Explai
                     continue
                 t0 = time.perf_counter()
                 try:
-                    exp = e.explain(handle, text, target)
+                    exp = e.explain(memo, text, target)
                 except NotApplicable as exc:
                     na[e.name] = str(exc)
                     rec.add({"paradigm": paradigm, "item": item_id, "explainer": e.name, "status": "not_applicable", "reason": str(exc)})

@@ -69,7 +69,7 @@ def load_pool(table: str | Path | None = None, *, data_root: str | Path | None =
             from ..config import get_settings
 
             data_root = get_settings().data_root
-        pool = [s for s in load_sst(Path(data_root)) if s.split in splits]
+        pool = load_sst(Path(data_root), splits)
         where = f"SST {'+'.join(splits)}"
     pool = [s for s in pool if s.label in labels]
     found = sorted({s.label for s in pool})

@@ -184,3 +184,59 @@ def test_token_scorer_counts_each_distinct_perturbation_once(bow):
     assert exp.info["evaluations"] == 4
     scorer = TokenScorer(bow.torch, "great movie")
     assert scorer.variant_ids([1, 2]) == [bow.torch.vocab["[CLS]"], bow.torch.vocab["[MASK]"], bow.torch.vocab["[SEP]"]]
+
+
+PERTURBATION = ["occlusion1", "omission1", "occlusion3", "omission3", "occlusion7", "omission7", "lime",
+                "limsse_bb", "limsse_ms_s", "limsse_ms_p"]
+
+
+def _plain_and_memoised(handle, names, texts):
+    """Every explainer on every text, once on a fresh scorer each, once through one memoised handle
+    (text by text, every explainer in turn, as the trust card runs them)."""
+    memo = handle.memoised()
+    asked, scored = 0, 0
+    pairs = []
+    for text in texts:
+        memo.forget()
+        for name in names:
+            plain = explain(handle, name, text)
+            shared = explain(memo, name, text)
+            pairs.append((name, plain, shared))
+            asked += plain.info["evaluations"]
+        scored += len(memo.memo[text])
+    return pairs, asked, scored
+
+
+def test_memoised_scorer_gives_the_same_explanations_with_fewer_model_calls():
+    """Text-level model (pure Python, no batching): equal to the last bit; each distinct input scored once."""
+    counted: list[str] = []
+
+    def probabilities(texts):
+        counted.extend(texts)
+        return bow_probabilities(texts)
+
+    handle = prepare_model(CallableModel("bow-callable", probabilities))
+    texts = ["great movie but dull and bad", "the plot was not good but fine"]
+    names = [n for n in PERTURBATION if n != "limsse_ms_s"]  # limsse_ms_s needs class scores
+    pairs, asked, scored = _plain_and_memoised(handle, names, texts)
+    for name, plain, shared in pairs:
+        assert shared.relevances == plain.relevances and shared.info == plain.info, name
+    counted.clear()
+    memo = handle.memoised()
+    for name in names:
+        explain(memo, name, texts[0])
+    assert len(counted) == len(set(counted)) == len(memo.memo[texts[0]])  # no input reaches the model twice
+    assert scored < asked * 0.8
+
+
+def test_memoised_scorer_on_a_transformer_changes_nothing_but_float_rounding():
+    """Batches hold other rows once shared inputs are skipped, which moves float32 logits in the
+    last bits only: the same words, rmax and info, relevances equal to 1e-5."""
+    handle = prepare_model(tiny_hf("bert", seed=2))
+    texts = ["the movie isn't unwatchable, but the plot was dull", "a great movie, the plot is fine but bad"]
+    pairs, asked, scored = _plain_and_memoised(handle, PERTURBATION, texts)
+    for name, plain, shared in pairs:
+        assert shared.words == plain.words and shared.info == plain.info, name
+        assert shared.rmax == plain.rmax, name
+        np.testing.assert_allclose(shared.relevances, plain.relevances, rtol=1e-5, atol=1e-6, err_msg=name)
+    assert scored < asked * 0.8

@@ -8,7 +8,9 @@ from nltk import Tree
 
 from s2lct.explain.words import split_words
 from s2lct.trust import metrics as M
-from s2lct.trust.agreement import AgreementItem, a1_reject, compound_head, form_number, ptb_candidates
+from s2lct.errors import S2LCTError
+from s2lct.trust.agreement import (AgreementItem, _tagger, a1_reject, compound_head, form_number, gulordava, ptb_candidates,
+                                   ptb_file_trees)
 
 
 def cands(s: str) -> dict[str, tuple[AgreementItem, str | None]]:
@@ -108,3 +110,95 @@ def test_planted_last_word_explainer_scores_exactly_the_last_and_last_noun_basel
     got = [M.agreement_hits(M.last_noun_relevance(it.view(split_words(it.text))), it.view(split_words(it.text)), p)["hit_feat"]
            for it, p in zip(PREFIXES, predicted)]
     assert got == [0.0, 1.0, 0.0]
+
+
+# Gulordava et al. (2018) generated set: lines in the exact format of generated.text / generated.gold
+# (gold: pattern, constr_id, sent_id, target index, target PoS, target morphology, correct form, wrong
+# form, lemma, controller index, controller PoS, original prefix through the target).
+GUL_TEXT = [
+    "The sauce to recruit in pastors advises that Full European complexes are conventional . <eos>",  # nonce (sent_id 3)
+    "Cats provide the ownership but throw her huge manufacturer and the pup cares . <eos>",
+    "The sheep near the farmer sleeps here . <eos>",
+]
+L_SING = "L!NOUN_VERB_VERB!Number=Plur!Number=Sing"
+GUL_GOLD = [
+    f"{L_SING}\t0\t3\t6\tVERB\tMood=Ind|Number=Sing|Tense=Pres|VerbForm=Fin\tapproves\tapprove\tapprove\t1\tNOUN\tThe thing to keep in mind is",
+    "R!VERB_NOUN_CCONJ_VERB!Number=Sing!Number=Plur\t0\t9\t5\tVERB\tMood=Ind|Number=Plur|Tense=Pres|VerbForm=Fin\tspend\tspends\tspend\t1\tVERB\tDignitaries condemn the act but visit",
+    f"{L_SING.replace('Plur!Number=Sing', 'Sing!Number=Plur')}\t4\t0\t5\tVERB\tMood=Ind|Number=Plur|Tense=Pres|VerbForm=Fin\tgraze\tgrazes\tgraze\t1\tNOUN\tThe sheep near the farmer graze",
+]
+
+
+@pytest.fixture(scope="module")
+def tagger():
+    from s2lct.config import configure_nltk, get_settings
+
+    configure_nltk(get_settings())
+    return _tagger()
+
+
+def write_gulordava(folder, text, gold):
+    folder.mkdir(exist_ok=True)
+    (folder / "generated.text").write_text("\n".join(text) + "\n", encoding="utf-8")
+    (folder / "generated.gold").write_text("\n".join(gold) + "\n", encoding="utf-8")
+    return folder
+
+
+def test_gulordava_lines_give_prefix_number_subject_and_attractors(tmp_path, tagger):
+    items = {it.id: it for it in gulordava(write_gulordava(tmp_path / "g", GUL_TEXT, GUL_GOLD), tagger)}
+    assert set(items) == {"gulordava:L_NOUN_VERB_VERB:0:3", "gulordava:R_VERB_NOUN_CCONJ_VERB:0:9", "gulordava:L_NOUN_VERB_VERB:4:0"}
+    nonce = items["gulordava:L_NOUN_VERB_VERB:0:3"]
+    # the prefix stops before the target index; the verb is the gold form (the nonce line holds another verb there)
+    assert nonce.tokens == ("The", "sauce", "to", "recruit", "in", "pastors") and nonce.verb == "approves"
+    assert nonce.verb_number == "Sg" and nonce.subject == 1 and nonce.source == "gulordava"
+    view = nonce.view(split_words(nonce.text))
+    assert view.subject == {1} and view.number[1] == "Sg" and view.number[5] == "Pl"  # subject; attractor "pastors"
+    on_subject = [0, 5, 0, 0, 0, 1]
+    assert M.agreement_hits(on_subject, view, "Sg")["hit_target"] == 1.0
+    assert M.agreement_hits(on_subject, view, "Sg")["plausibility_expected"] == 1.0
+    # R pattern: the controller is the first coordinated verb, the subject is not annotated
+    coord = items["gulordava:R_VERB_NOUN_CCONJ_VERB:0:9"]
+    assert coord.tokens == ("Cats", "provide", "the", "ownership", "but") and coord.verb_number == "Pl"
+    assert coord.subject is None
+    assert M.agreement_hits([5, 0, 0, 0, 0], coord.view(split_words(coord.text)), "Pl")["hit_target"] is None
+    # the controller counts as a noun of the verb's number even where the tagger reads it otherwise
+    sheep = items["gulordava:L_NOUN_VERB_VERB:4:0"]
+    assert tagger.tag(["The", "sheep"])[1][1] == "NN"  # the tagger alone says singular
+    assert sheep.subject == 1 and sheep.verb_number == "Pl" and sheep.tags[1] == "NNS"
+    assert sheep.view(split_words(sheep.text)).number == (None, "Pl", None, None, "Sg")
+
+
+@pytest.mark.parametrize("gold, message", [
+    (GUL_GOLD[0].rsplit("\t", 6)[0], "6 tab-separated fields, expected 12"),
+    (GUL_GOLD[0].replace("\t6\tVERB", "\tsix\tVERB"), "target index 'six'"),
+    (GUL_GOLD[0].replace("Number=Sing|Tense", "Tense"), "Number=Sing or Number=Plur"),
+    (GUL_GOLD[0].replace("\t6\tVERB", "\t40\tVERB"), "target index 40 outside the 15 tokens"),
+], ids=["fields", "index", "number", "range"])
+def test_gulordava_bad_line_is_one_error_naming_file_and_line(tmp_path, tagger, gold, message):
+    folder = write_gulordava(tmp_path / "g", GUL_TEXT[1:2] + GUL_TEXT[:1], [GUL_GOLD[1], gold])
+    with pytest.raises(S2LCTError) as err:
+        gulordava(folder, tagger)
+    assert "generated.gold:2: " in str(err.value) and message in str(err.value)
+
+
+def test_shared_gulordava_set_reads_every_line(shared_dir, tagger):
+    items = gulordava(shared_dir / "data" / "agreement" / "gulordava2018_english_generated", tagger)
+    assert len(items) == 410 and len({it.id for it in items}) == 410
+    with_subject = [it for it in items if it.subject is not None]
+    assert len(with_subject) == 250  # the L (NOUN ... VERB) lines; the 160 R lines have a verb controller
+    assert all(noun_number_of(it, it.subject) == it.verb_number for it in with_subject)
+    assert sum(":0" == it.id[-2:] for it in items) == 41  # sent_id 0: the original sentences, 1-9: nonce
+
+
+def noun_number_of(it, index):
+    from s2lct.trust.agreement import noun_number
+
+    return noun_number(it.tags[index])
+
+
+def test_fast_ptb_reader_gives_the_corpus_readers_trees(tagger):
+    from nltk.corpus import treebank
+
+    for fid in treebank.fileids()[::40]:  # 5 of the 199 files
+        fast, reference = ptb_file_trees(treebank, fid), treebank.parsed_sents(fid)
+        assert len(fast) == len(reference) > 0
+        assert all(a == b and a.label() == b.label() for a, b in zip(fast, reference)), fid

@@ -65,7 +65,7 @@ def test_trust_end_to_end_on_minilm_and_explain_defaults_to_the_best(tmp_path, r
     monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "card"
     args = ["trust", "--model", "minilm-sst2", "--out", str(out), "--explainers", "occlusion1,grad_dot_s",
-            "--documents", "6", "--agreement-items", "4", "--probe-items", "40", "--suite", str(repo_dir / "generated"),
+            "--documents", "6", "--fragments", "2", "--agreement-items", "4", "--probe-items", "40", "--suite", str(repo_dir / "generated"),
             "--suite-cases", "2", "--threads", "1", "-q"]
     res = run(args)
     assert res.exit_code == 0, res.output
