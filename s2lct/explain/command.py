@@ -32,7 +32,7 @@ from ..models.base import SentimentModel
 from ..progress import ProgressFactory, ProgressTask
 from ..suite import Case, natural_key
 from .adapters import ModelHandle, TokenClassifier, prepare_model
-from .base import ExplainError, Explainer, Explanation, NotApplicable
+from .base import CaseFailures, CaseNotApplicable, ExplainError, Explainer, Explanation, NotApplicable
 from .localise import aggregate, evidence, localise, word_origins
 from .registry import DEFAULT_EXPLAINERS, available, parse_explainers
 
@@ -211,8 +211,9 @@ def explain(
         if done:
             log(f"resuming: {len(done)} explanation(s) already in {out_dir}")
     not_applicable: dict[str, str] = {}
+    case_failures = CaseFailures()
     for r in done.values():
-        if r.get("status") == "not_applicable":
+        if r.get("status") == "not_applicable" and r.get("scope") != "case":
             not_applicable[r["explainer"]] = r["reason"]
     todo = [(f, e) for f in failures for e in chosen if (f.case.id, e.name) not in done]
     task: ProgressTask = (progress or (lambda d, t: ProgressTask()))(f"explaining {handle.name}", len(todo))
@@ -224,6 +225,11 @@ def explain(
             else:
                 try:
                     rec = explain_failure(handle, f, e)
+                    case_failures.success(e.name)
+                except CaseNotApplicable as exc:  # this case only; the explainer goes on
+                    rec = {**_na_record(f, e.name, str(exc)), "scope": "case"}
+                    if case_failures.failure(e.name):
+                        not_applicable[e.name] = str(exc)
                 except NotApplicable as exc:
                     not_applicable[e.name] = str(exc)
                     rec = _na_record(f, e.name, str(exc))

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .base import Explainer, Explanation, NotApplicable, explainers
+from .base import CaseNotApplicable, Explainer, Explanation, NotApplicable, explainers
 from .words import split_words, sum_to_words, token_to_word
 
 if TYPE_CHECKING:
@@ -60,11 +60,11 @@ def forward_fn(clf: TokenClassifier, output: str):  # type: ignore[no-untyped-de
 
 
 def check_completeness(name: str, delta: float, out_diff: float, model: str) -> None:
-    """Raise :class:`NotApplicable` when attributions do not add up to the output difference."""
+    """Raise :class:`CaseNotApplicable` when attributions do not add up to the output difference."""
     if not np.isfinite(delta) or abs(delta) > COMPLETENESS_RTOL * abs(out_diff) + COMPLETENESS_ATOL:
-        raise NotApplicable(
+        raise CaseNotApplicable(
             f"{name} on {model}: completeness fails (convergence delta {delta:+.4g} against an output "
-            f"difference of {out_diff:+.4g}); its attributions are not trustworthy on this model"
+            f"difference of {out_diff:+.4g}); its attributions of this input are not trustworthy"
         )
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from ..atomic import dumps_json, short_hash, write_json, write_jsonl
 from ..errors import S2LCTError
 from ..explain.adapters import HFTokenClassifier, ModelHandle, prepare_model
-from ..explain.base import Explainer, NotApplicable
+from ..explain.base import CaseFailures, CaseNotApplicable, Explainer, NotApplicable
 from ..explain.registry import available, parse_explainers
 from ..explain.words import split_words
 from ..progress import ProgressFactory, ProgressTask
@@ -128,6 +128,7 @@ def _explain_all(paradigm: str, handle: ModelHandle, explainers: Sequence[Explai
     memo). A record's ``seconds`` is what that explainer took given the explainers before it on
     the same text (the first one pays for shared evaluations)."""
     out: dict[str, list[dict[str, Any]]] = {e.name: [] for e in explainers}
+    case_failures = CaseFailures()
     memo = handle.memoised()
     for i, (item_id, text, target) in enumerate(items):
         memo.forget()
@@ -141,6 +142,13 @@ def _explain_all(paradigm: str, handle: ModelHandle, explainers: Sequence[Explai
                 t0 = time.perf_counter()
                 try:
                     exp = e.explain(memo, text, target)
+                    case_failures.success(e.name)
+                except CaseNotApplicable as exc:  # this item only: left out of the explainer's score
+                    rec.add({"paradigm": paradigm, "item": item_id, "explainer": e.name, "status": "skipped", "reason": str(exc)})
+                    if case_failures.failure(e.name):
+                        na[e.name] = str(exc)
+                    task.advance()
+                    continue
                 except NotApplicable as exc:
                     na[e.name] = str(exc)
                     rec.add({"paradigm": paradigm, "item": item_id, "explainer": e.name, "status": "not_applicable", "reason": str(exc)})
