@@ -2,9 +2,10 @@
 the committed suite: LC9's seed cases that have committed expansions, plus a few that have none.
 
 Their expansions regenerated from empty caches (parse cache and expansion store) must come out
-byte-identical to the committed generated/LC9.jsonl lines, and to a second regeneration whose
-caches were first filled by other seeds in other chunks: nothing cached by another run (or another
-chunk composition) can change a suite, and the committed suite is what the code at HEAD writes.
+byte-identical to a second regeneration whose caches were first filled by other seeds in other
+chunks (nothing cached by another run, or another chunk composition, can change a suite), and equal
+to the committed generated/LC9.jsonl lines, with scores allowed to differ in the last digit kept
+(the committed file was written in another process): the committed suite is what HEAD writes.
 Expansion is per case (each seed case's expansions depend only on its own seeds), so a slice
 regenerates exactly as in the whole suite; the whole suite would take minutes.
 """
@@ -25,6 +26,7 @@ from s2lct.expand.suite_expansion import expand_results
 from s2lct.generate.cases import build_capability
 from s2lct.progress import no_progress
 from s2lct.spec import load_specs
+from tests.expand.test_expansion import _same
 
 OTHER_SEEDS = [("A", "quiet", "film", "."), ("The", "acting", "is", "fine", "."), ("It", "runs", "long", ".")]
 
@@ -53,7 +55,7 @@ def regenerate(cache, corpus, spec, keep: set[str], chunk_size: int, warm: list[
     return jsonl_bytes(c.to_json() for c in result.cases), result.cases
 
 
-def test_committed_expansions_regenerate_byte_identical_from_empty_caches(tmp_path, corpus, repo_dir):
+def test_committed_expansions_regenerate_from_empty_caches(tmp_path, corpus, repo_dir):
     (spec,) = [s for s in load_specs([repo_dir / "specs"]) if s.id == "LC9"]
     rows = committed(repo_dir, "LC9")
     expanded = sorted({r["expansion"]["seed_case"] for r in rows if r["expansion"]})
@@ -70,4 +72,8 @@ def test_committed_expansions_regenerate_byte_identical_from_empty_caches(tmp_pa
         assert all(v is True or v["pass"] for v in checks.values())
     assert a == b
     wanted = [r for r in rows if r["id"] in keep or (r["expansion"] and r["expansion"]["seed_case"] in keep)]
-    assert a == jsonl_bytes(wanted), "generated/LC9.jsonl is not what the code at HEAD writes: regenerate the suite"
+    # the committed file was written by another process, where the masked LM's floats may differ in the
+    # last digit kept (as in test_expansion's resume test): scores within 1e-4, everything else exact
+    regenerated = [json.loads(line) for line in a.decode("utf-8").splitlines()]
+    assert [r["id"] for r in regenerated] == [r["id"] for r in wanted], "generated/LC9.jsonl: other cases than HEAD writes"
+    assert _same(regenerated, wanted), "generated/LC9.jsonl is not what the code at HEAD writes: regenerate the suite"
