@@ -32,7 +32,7 @@ class AnnotatedSentence:
     word_classes: frozenset[str]
     words: frozenset[str]
     n_words: int
-    # clause / noun_phrase / fragment / sentences (``s2lct.corpus.shape``); None when not parsed
+    # clause / question / noun_phrase / fragment / sentences (``s2lct.corpus.shape``); None when not parsed
     shape: str | None = None
     # whether the first word keeps its capital inside another sentence; None: decide from the tag
     first_keeps_capital: bool | None = None
