@@ -282,11 +282,11 @@ def run_agreement(handle: ModelHandle, explainers: Sequence[Explainer], opts: Ca
     finally:
         task.close()
 
-    def summarise(hits: Sequence[dict[str, Any]], random: bool = False) -> dict[str, Any]:
+    def summarise(hits: Sequence[dict[str, Any]], random: bool = False, right: Sequence[bool] = correct) -> dict[str, Any]:
         out = {}
         for m in AGREEMENT_METRICS:
             base = "hit_feat" if m.startswith("hit_feat") else m
-            vals = [(h[base], c) for h, c in zip(hits, correct, strict=True)]
+            vals = [(h[base], c) for h, c in zip(hits, right, strict=True)]
             if m == "hit_feat_correct":
                 vals = [(v, c) for v, c in vals if c]
             elif m == "hit_feat_wrong":
@@ -306,8 +306,8 @@ def run_agreement(handle: ModelHandle, explainers: Sequence[Explainer], opts: Ca
         if e.name in na:
             continue
         by_item = {r["item"]: r["hits"] for r in got[e.name]}
-        hits = [by_item[it.id] for it in items]
-        summary = summarise(hits)
+        explained = [k for k, it in enumerate(items) if it.id in by_item]  # an item that failed completeness is left out
+        summary = summarise([by_item[items[k].id] for k in explained], right=[correct[k] for k in explained])
         ht = summary["hit_target"]
         flag = None
         if ht["value"] is not None and rand_target["value"] is not None:

@@ -160,3 +160,40 @@ def test_card_page_renders_in_headless_chromium(tmp_path):
     assert dom.intervals == ["0.8,0.97", "0.4,0.7"]  # one interval bar per score, drawn by the page's script
     assert dom.randoms == [0.5, 0.5]
     assert "beats random" in proc.stdout.split("lime")[0] and "no encoder" in proc.stdout
+
+
+def test_items_an_explainer_fails_completeness_on_are_left_out_of_its_scores(tmp_path, repo_dir, monkeypatch):
+    """Every other item fails completeness: the card scores the rest (the agreement summary used to
+    index every item and crashed), and the explainer stays applicable."""
+    import dataclasses
+
+    import catalogue
+
+    from s2lct.explain.base import CaseNotApplicable, Explainer, explainers
+
+    calls = {"n": 0}
+
+    class EveryOther(Explainer):
+        name, family = "test_every_other", "perturbation"
+
+        def explain(self, handle, text, target):
+            calls["n"] += 1
+            if calls["n"] % 2 == 0:
+                raise CaseNotApplicable("completeness fails on this input")
+            return dataclasses.replace(get_explainer("occlusion1").explain(handle, text, target), explainer=self.name)
+
+    explainers.register(EveryOther.name, func=EveryOther)
+    monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
+    try:
+        res = run(["trust", "--model", "minilm-sst2", "--out", str(tmp_path / "card"), "--explainers", f"occlusion1,{EveryOther.name}",
+                   "--documents", "6", "--fragments", "2", "--agreement-items", "6", "--probe-items", "40",
+                   "--suite", str(repo_dir / "generated"), "--suite-cases", "2", "--threads", "1", "-q"])
+    finally:
+        catalogue._remove(("s2lct", "explainers", EveryOther.name))
+    assert res.exit_code == 0, res.output
+    card = json.loads((tmp_path / "card" / "card.json").read_text())
+    assert EveryOther.name not in card["not_applicable"]
+    h, a = card["paradigms"]["hybrid"], card["paradigms"]["agreement"]
+    full, half = h["explainers"]["occlusion1"]["pointing_game"]["n"], h["explainers"][EveryOther.name]["pointing_game"]["n"]
+    assert 0 < half < full
+    assert a["explainers"][EveryOther.name]["hit_feat"]["n"] < a["explainers"]["occlusion1"]["hit_feat"]["n"]
