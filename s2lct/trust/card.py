@@ -120,13 +120,24 @@ class _Recorder:
 
 def _explain_all(paradigm: str, handle: ModelHandle, explainers: Sequence[Explainer], items: Sequence[tuple[str, str, str]],
                  score: Callable[[int, Any], dict[str, Any]], rec: _Recorder, na: dict[str, str],
-                 task: ProgressTask) -> dict[str, list[dict[str, Any]]]:
+                 progress: ProgressFactory, what: str) -> dict[str, list[dict[str, Any]]]:
     """Explain every (item id, text, class) with every explainer; ``score(i, explanation)`` → record fields.
+    ``what`` names the items in the progress bar ("hybrid documents").
 
     Item by item, every explainer on it, through a memoised handle: each distinct perturbed input
     of a text is scored once across the explainers (the explanations are the same as without the
     memo). A record's ``seconds`` is what that explainer took given the explainers before it on
     the same text (the first one pays for shared evaluations)."""
+    task = progress(f"{what} × explainers ({handle.name})", len(items) * len(explainers))
+    try:
+        return _explain_items(paradigm, handle, explainers, items, score, rec, na, task)
+    finally:
+        task.close()
+
+
+def _explain_items(paradigm: str, handle: ModelHandle, explainers: Sequence[Explainer], items: Sequence[tuple[str, str, str]],
+                   score: Callable[[int, Any], dict[str, Any]], rec: _Recorder, na: dict[str, str],
+                   task: ProgressTask) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {e.name: [] for e in explainers}
     case_failures = CaseFailures()
     memo = handle.memoised()
@@ -207,16 +218,12 @@ def run_hybrid(model: Any, handle: ModelHandle, explainers: Sequence[Explainer],
     labels = [d.word_labels() for d in kept]
     na: dict[str, str] = {}
     chosen = _applicable(explainers, handle, na)
-    task = progress(f"hybrid documents × explainers ({handle.name})", len(kept) * len(chosen))
     items = [(d.id, d.text, t) for d, t in zip(kept, targets, strict=True)]
 
     def score(i: int, exp: Any) -> dict[str, Any]:
         return {"hit": M.pointing_hit(exp.relevances, labels[i], targets[i])}
 
-    try:
-        got = _explain_all("hybrid", handle, chosen, items, score, rec, na, task)
-    finally:
-        task.close()
+    got = _explain_all("hybrid", handle, chosen, items, score, rec, na, progress, "hybrid documents")
     p_random = [M.pointing_random(lab, t) for lab, t in zip(labels, targets, strict=True)]
     random = M.random_pointer(p_random, seed=opts.seed)
     out_expl: dict[str, Any] = {}
@@ -271,16 +278,12 @@ def run_agreement(handle: ModelHandle, explainers: Sequence[Explainer], opts: Ca
     views = [it.view(split_words(it.text)) for it in items]
     na: dict[str, str] = {}
     chosen = _applicable(explainers, ph, na)
-    task = progress(f"agreement prefixes × explainers ({ph.name})", len(items) * len(chosen))
     todo = [(it.id, it.text, f) for it, f in zip(items, predicted, strict=True)]
 
     def score(i: int, exp: Any) -> dict[str, Any]:
         return {"hits": M.agreement_hits(exp.relevances, views[i], predicted[i])}
 
-    try:
-        got = _explain_all("agreement", ph, chosen, todo, score, rec, na, task)
-    finally:
-        task.close()
+    got = _explain_all("agreement", ph, chosen, todo, score, rec, na, progress, "agreement prefixes")
 
     def summarise(hits: Sequence[dict[str, Any]], random: bool = False, right: Sequence[bool] = correct) -> dict[str, Any]:
         out = {}
@@ -334,17 +337,13 @@ def run_composite(model: Any, handle: ModelHandle, explainers: Sequence[Explaine
     chosen = _applicable(explainers, handle, na)
     targets = [handle.explained_class(f.predicted, f.probs) for f in failures]
     origins = [word_origins(f.case) for f in failures]
-    task = progress(f"failing cases × explainers ({handle.name})", len(failures) * len(chosen))
 
     def score(i: int, exp: Any) -> dict[str, Any]:
         loc = localise(failures[i].case, exp, origins[i])
         return {"hit": bool(loc["hit"]), "category": loc["category"], "random_p": loc["random_baseline"]}
 
-    try:
-        got = _explain_all("composite", handle, chosen, [(f.case.id, f.case.text, t) for f, t in zip(failures, targets, strict=True)],
-                           score, rec, na, task)
-    finally:
-        task.close()
+    got = _explain_all("composite", handle, chosen, [(f.case.id, f.case.text, t) for f, t in zip(failures, targets, strict=True)],
+                       score, rec, na, progress, "failing cases")
     p_random = [sum(o.label == t for o in orig) / len(orig) if orig else 0.0 for orig, t in zip(origins, targets, strict=True)]
     random = M.random_pointer(p_random, seed=opts.seed)
     out_expl = {}
