@@ -219,7 +219,8 @@ def trust(
     models_dir: Annotated[Optional[Path], typer.Option("--models-dir", help="Folder of offline models (env S2LCT_MODELS_DIR).")] = None,
     data_root: DataRoot = None,
     cache_dir: CacheDir = None,
-    threads: Annotated[Optional[int], typer.Option("--threads", min=1, help="torch CPU threads.")] = None,
+    threads: Annotated[Optional[int], typer.Option("--threads", min=1, help="torch CPU threads (shared by the workers).")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", min=1, help="Processes explaining items (default: one per thread, at most 4, for a torch model on the CPU; else 1). The card does not depend on it.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Recompute the card (no cached card, no resume).")] = False,
     config: ConfigFile = None,
     quiet: Quiet = False,
@@ -234,7 +235,7 @@ def trust(
                        suite=str(suite) if suite and suite_cases else None, composite_cases=suite_cases or None, seed=seed)
     settings_for(config, data_root=data_root, cache_dir=cache_dir, models_dir=models_dir)
     code = trust_command(model, out, opts, models_dir=models_dir, data_root=data_root, cache_dir=cache_dir,
-                         use_cache=not no_cache, quiet=quiet, threads=threads, force_progress=progress)
+                         use_cache=not no_cache, quiet=quiet, threads=threads, workers=workers, force_progress=progress)
     if code:
         raise typer.Exit(code)
 

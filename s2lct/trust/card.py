@@ -30,12 +30,13 @@ import numpy as np
 from ..atomic import dumps_json, short_hash, write_json, write_jsonl
 from ..errors import S2LCTError
 from ..explain.adapters import HFTokenClassifier, ModelHandle, prepare_model
-from ..explain.base import CaseFailures, CaseNotApplicable, Explainer, NotApplicable
+from ..explain.base import CaseFailures, Explainer
 from ..explain.registry import available, parse_explainers
 from ..explain.words import split_words
 from ..progress import ProgressFactory, ProgressTask
 from . import metrics as M
 from .agreement import SOURCES as AGREEMENT_SOURCES
+from .workers import WorkerPool, explain_item
 
 FORMAT_VERSION = 1
 
@@ -118,55 +119,86 @@ class _Recorder:
             self.fh.close()
 
 
+@dataclass
+class _Run:
+    """What every paradigm of one card run shares: the record store, progress, log and workers."""
+
+    rec: _Recorder
+    progress: ProgressFactory
+    log: Callable[[str], None]
+    workers: int = 1  # processes explaining items (see workers.py); 1: in this process
+    threads: int = 1  # torch threads of each worker
+
+
 def _explain_all(paradigm: str, handle: ModelHandle, explainers: Sequence[Explainer], items: Sequence[tuple[str, str, str]],
-                 score: Callable[[int, Any], dict[str, Any]], rec: _Recorder, na: dict[str, str],
-                 progress: ProgressFactory, what: str) -> dict[str, list[dict[str, Any]]]:
+                 score: Callable[[int, Any], dict[str, Any]], run: _Run, na: dict[str, str], what: str) -> dict[str, list[dict[str, Any]]]:
     """Explain every (item id, text, class) with every explainer; ``score(i, explanation)`` → record fields.
     ``what`` names the items in the progress bar ("hybrid documents").
 
     Item by item, every explainer on it, through a memoised handle: each distinct perturbed input
     of a text is scored once across the explainers (the explanations are the same as without the
     memo). A record's ``seconds`` is what that explainer took given the explainers before it on
-    the same text (the first one pays for shared evaluations)."""
-    task = progress(f"{what} × explainers ({handle.name})", len(items) * len(explainers))
+    the same text (the first one pays for shared evaluations). With ``run.workers`` > 1 the items
+    are explained in worker processes and consumed here in item order (the same records)."""
+    task = run.progress(f"{what} × explainers ({handle.name})", len(items) * len(explainers))
+    pool = None
     try:
-        return _explain_items(paradigm, handle, explainers, items, score, rec, na, task)
+        todo = sum(1 for item_id, _t, _c in items for e in explainers
+                   if run.rec.get((paradigm, item_id, e.name)) is None and e.name not in na)
+        if run.workers > 1 and todo:
+            from .workers import picklable
+
+            why = picklable(handle, explainers)
+            if why is None:
+                pool = WorkerPool(handle, explainers, run.workers, run.threads)
+            else:
+                run.log(f"{what}: explained in this process ({handle.name} or its explainers cannot be sent to a worker: {why})")
+        return _explain_items(paradigm, handle, explainers, items, score, run.rec, na, task, pool)
     finally:
+        if pool is not None:
+            pool.close()
         task.close()
 
 
 def _explain_items(paradigm: str, handle: ModelHandle, explainers: Sequence[Explainer], items: Sequence[tuple[str, str, str]],
                    score: Callable[[int, Any], dict[str, Any]], rec: _Recorder, na: dict[str, str],
-                   task: ProgressTask) -> dict[str, list[dict[str, Any]]]:
+                   task: ProgressTask, pool: WorkerPool | None = None) -> dict[str, list[dict[str, Any]]]:
     out: dict[str, list[dict[str, Any]]] = {e.name: [] for e in explainers}
     case_failures = CaseFailures()
-    memo = handle.memoised()
-    for i, (item_id, text, target) in enumerate(items):
-        memo.forget()
+    by_name = {e.name: e for e in explainers}
+
+    def names(item_id: str) -> list[str]:  # what is left to compute for an item, decided when it is computed
+        return [e.name for e in explainers if rec.get((paradigm, item_id, e.name)) is None and e.name not in na]
+
+    if pool is not None:
+        computed = pool.results((text, target, names(item_id)) for item_id, text, target in items)
+    else:
+        memo = handle.memoised()
+        computed = (explain_item(memo, [by_name[n] for n in names(item_id)], text, target) for item_id, text, target in items)
+    for i, ((item_id, _text, _target), results) in enumerate(zip(items, computed, strict=True)):
         for e in explainers:
             key = (paradigm, item_id, e.name)
             r = rec.get(key)
             if r is None:
-                if e.name in na:
+                if e.name in na:  # given up on an earlier item (a worker may have computed it anyway)
                     task.advance()
                     continue
-                t0 = time.perf_counter()
-                try:
-                    exp = e.explain(memo, text, target)
-                    case_failures.success(e.name)
-                except CaseNotApplicable as exc:  # this item only: left out of the explainer's score
-                    rec.add({"paradigm": paradigm, "item": item_id, "explainer": e.name, "status": "skipped", "reason": str(exc)})
+                status, payload, seconds = results[e.name]
+                if status == "skipped":  # this item only: left out of the explainer's score
+                    rec.add({"paradigm": paradigm, "item": item_id, "explainer": e.name, "status": "skipped", "reason": payload})
                     if case_failures.failure(e.name):
-                        na[e.name] = str(exc)
+                        na[e.name] = payload
                     task.advance()
                     continue
-                except NotApplicable as exc:
-                    na[e.name] = str(exc)
-                    rec.add({"paradigm": paradigm, "item": item_id, "explainer": e.name, "status": "not_applicable", "reason": str(exc)})
+                if status == "not_applicable":
+                    na[e.name] = payload
+                    rec.add({"paradigm": paradigm, "item": item_id, "explainer": e.name, "status": "not_applicable", "reason": payload})
                     task.advance()
                     continue
+                case_failures.success(e.name)
+                exp = payload
                 r = {"paradigm": paradigm, "item": item_id, "explainer": e.name, "status": "ok",
-                     "seconds": round(time.perf_counter() - t0, 4), "evaluations": exp.info.get("evaluations"),
+                     "seconds": round(seconds, 4), "evaluations": exp.info.get("evaluations"),
                      "backwards": exp.info.get("backwards", 0), "rmax": exp.rmax,
                      "rmax_word": None if exp.rmax is None else exp.words[exp.rmax], **score(i, exp)}
                 rec.add(r)
@@ -196,8 +228,8 @@ def _lift_flag(score: M.Score, baseline: M.Score, margin: float) -> bool | None:
 
 
 # -------------------------------------------------------------------------------------- paradigms
-def run_hybrid(model: Any, handle: ModelHandle, explainers: Sequence[Explainer], opts: CardOptions, rec: _Recorder,
-               progress: ProgressFactory, log: Callable[[str], None], data_root: str | Path | None) -> dict[str, Any]:
+def run_hybrid(model: Any, handle: ModelHandle, explainers: Sequence[Explainer], opts: CardOptions, run: _Run,
+               data_root: str | Path | None) -> dict[str, Any]:
     from .hybrid import build_documents, load_pool
 
     pool = load_pool(opts.table, data_root=data_root)
@@ -223,7 +255,7 @@ def run_hybrid(model: Any, handle: ModelHandle, explainers: Sequence[Explainer],
     def score(i: int, exp: Any) -> dict[str, Any]:
         return {"hit": M.pointing_hit(exp.relevances, labels[i], targets[i])}
 
-    got = _explain_all("hybrid", handle, chosen, items, score, rec, na, progress, "hybrid documents")
+    got = _explain_all("hybrid", handle, chosen, items, score, run, na, "hybrid documents")
     p_random = [M.pointing_random(lab, t) for lab, t in zip(labels, targets, strict=True)]
     random = M.random_pointer(p_random, seed=opts.seed)
     out_expl: dict[str, Any] = {}
@@ -244,12 +276,12 @@ def _speed(recs: Sequence[dict[str, Any]]) -> dict[str, Any]:
     return {"seconds": round(secs, 3), "items_per_second": round(len(recs) / secs, 4) if secs > 0 else None}
 
 
-def run_agreement(handle: ModelHandle, explainers: Sequence[Explainer], opts: CardOptions, rec: _Recorder, work: Path | None,
-                  progress: ProgressFactory, log: Callable[[str], None], data_root: str | Path | None) -> dict[str, Any]:
+def run_agreement(handle: ModelHandle, explainers: Sequence[Explainer], opts: CardOptions, run: _Run, work: Path | None,
+                  data_root: str | Path | None) -> dict[str, Any]:
     if handle.torch is None or not isinstance(handle.torch, HFTokenClassifier):
         reason = (f"agreement paradigm skipped: model {handle.name!r} ({handle.kind}) has no encoder to probe "
                   f"(it needs a Hugging Face transformer); the other paradigms are computed")
-        log(reason)
+        run.log(reason)
         return {"status": "skipped", "reason": reason}
     from .agreement import load_agreement
     from .probe import CLASSES, ProbeClassifier, predict_numbers, train_probe
@@ -262,7 +294,7 @@ def run_agreement(handle: ModelHandle, explainers: Sequence[Explainer], opts: Ca
         probe = ProbeClassifier(handle.torch, z["w"], z["b"])
         report = json.loads(str(z["report"]))
     else:
-        log(f"training the number probe on {len(data.probe_train)} PTB prefixes (frozen {handle.name} encoder)")
+        run.log(f"training the number probe on {len(data.probe_train)} PTB prefixes (frozen {handle.name} encoder)")
         probe, rep = train_probe(handle.torch, data.probe_train, data.probe_heldout)
         report = rep.to_json()
         if probe_file is not None:
@@ -283,7 +315,7 @@ def run_agreement(handle: ModelHandle, explainers: Sequence[Explainer], opts: Ca
     def score(i: int, exp: Any) -> dict[str, Any]:
         return {"hits": M.agreement_hits(exp.relevances, views[i], predicted[i])}
 
-    got = _explain_all("agreement", ph, chosen, todo, score, rec, na, progress, "agreement prefixes")
+    got = _explain_all("agreement", ph, chosen, todo, score, run, na, "agreement prefixes")
 
     def summarise(hits: Sequence[dict[str, Any]], random: bool = False, right: Sequence[bool] = correct) -> dict[str, Any]:
         out = {}
@@ -321,14 +353,13 @@ def run_agreement(handle: ModelHandle, explainers: Sequence[Explainer], opts: Ca
             "not_applicable": na}
 
 
-def run_composite(model: Any, handle: ModelHandle, explainers: Sequence[Explainer], opts: CardOptions, rec: _Recorder,
-                  progress: ProgressFactory, log: Callable[[str], None]) -> dict[str, Any]:
+def run_composite(model: Any, handle: ModelHandle, explainers: Sequence[Explainer], opts: CardOptions, run: _Run) -> dict[str, Any]:
     from ..explain.localise import localise, word_origins
     from .composite import failing_cases
 
     if not opts.suite or not Path(opts.suite).is_dir():
         reason = f"suite-level pointing game skipped: no suite folder {opts.suite!r}"
-        log(reason)
+        run.log(reason)
         return {"status": "skipped", "reason": reason}
     failures, n_cases = failing_cases(model, opts.suite, opts.composite_cases, opts.seed)
     if not failures:
@@ -343,7 +374,7 @@ def run_composite(model: Any, handle: ModelHandle, explainers: Sequence[Explaine
         return {"hit": bool(loc["hit"]), "category": loc["category"], "random_p": loc["random_baseline"]}
 
     got = _explain_all("composite", handle, chosen, [(f.case.id, f.case.text, t) for f, t in zip(failures, targets, strict=True)],
-                       score, rec, na, progress, "failing cases")
+                       score, run, na, "failing cases")
     p_random = [sum(o.label == t for o in orig) / len(orig) if orig else 0.0 for orig, t in zip(origins, targets, strict=True)]
     random = M.random_pointer(p_random, seed=opts.seed)
     out_expl = {}
@@ -357,6 +388,19 @@ def run_composite(model: Any, handle: ModelHandle, explainers: Sequence[Explaine
         caps[f.case.capability] = caps.get(f.case.capability, 0) + 1
     return {"status": "ok", "suite": opts.suite, "cases": n_cases, "failures_scored": len(failures), "per_capability": caps,
             "baselines": {"random": random.to_json()}, "explainers": out_expl, "not_applicable": na}
+
+
+def _run_context(handle: ModelHandle, rec: _Recorder, progress: ProgressFactory, log: Callable[[str], None],
+                 workers: int | None) -> _Run:
+    import torch
+
+    from .workers import auto_workers
+
+    threads = torch.get_num_threads()
+    workers = auto_workers(handle, threads) if workers is None else max(1, workers)
+    if workers > 1:
+        log(f"explaining in {workers} worker processes, {max(1, threads // workers)} torch thread(s) each")
+    return _Run(rec, progress, log, workers, max(1, threads // workers))
 
 
 # ---------------------------------------------------------------------------------------- ranking
@@ -417,8 +461,12 @@ def disagreements(card: dict[str, Any]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------- card
 def build_card(model: str | Any, opts: CardOptions | None = None, *, cache_dir: str | Path | None = None,
                data_root: str | Path | None = None, models_dir: str | Path | None = None, use_cache: bool = True,
-               progress: ProgressFactory | None = None, log: Callable[[str], None] | None = None) -> dict[str, Any]:
-    """Compute (or read from the cache) the report card of ``model`` (a name or a SentimentModel)."""
+               progress: ProgressFactory | None = None, log: Callable[[str], None] | None = None,
+               workers: int | None = None) -> dict[str, Any]:
+    """Compute (or read from the cache) the report card of ``model`` (a name or a SentimentModel).
+    ``workers``: processes explaining items, sharing this process's torch threads (None: one per
+    thread for a torch model on the CPU, see :func:`~s2lct.trust.workers.auto_workers`); the card
+    does not depend on it."""
     from ..config import get_settings
     from ..models import load_model
 
@@ -444,11 +492,12 @@ def build_card(model: str | Any, opts: CardOptions | None = None, *, cache_dir: 
         check_applicable(explainers, handle, explicit=True)
     t0 = time.perf_counter()
     rec = _Recorder(work / ".partial" / f"{opts.key()}.jsonl" if use_cache else None)
+    run = _run_context(handle, rec, progress, log, workers)
     try:
         paradigms = {
-            "hybrid": run_hybrid(model, handle, explainers, opts, rec, progress, log, settings.data_root),
-            "agreement": run_agreement(handle, explainers, opts, rec, work if use_cache else None, progress, log, settings.data_root),
-            "composite": run_composite(model, handle, explainers, opts, rec, progress, log),
+            "hybrid": run_hybrid(model, handle, explainers, opts, run, settings.data_root),
+            "agreement": run_agreement(handle, explainers, opts, run, work if use_cache else None, settings.data_root),
+            "composite": run_composite(model, handle, explainers, opts, run),
         }
     finally:
         rec.close()

@@ -50,7 +50,8 @@ def ranking_table(card: dict[str, Any]) -> Any:
 
 
 def trust_command(model: str, out: Path, opts: CardOptions, *, models_dir: Path | None, data_root: Path | None,
-                  cache_dir: Path | None, use_cache: bool, quiet: bool, threads: int | None, force_progress: bool = False) -> int:
+                  cache_dir: Path | None, use_cache: bool, quiet: bool, threads: int | None, workers: int | None = None,
+                  force_progress: bool = False) -> int:
     """The body of ``s2lct trust``; returns the exit code (user errors: one line, code 2)."""
     from s2lct.explain.command import command_consoles
     from s2lct.progress import progress_for
@@ -62,7 +63,7 @@ def trust_command(model: str, out: Path, opts: CardOptions, *, models_dir: Path 
     try:
         with progress_for(quiet, force_progress) as progress:
             card = build_card(model, opts, cache_dir=cache_dir, data_root=data_root, models_dir=models_dir, use_cache=use_cache,
-                              progress=progress, log=lambda m: err.print(m, markup=False))
+                              progress=progress, log=lambda m: err.print(m, markup=False), workers=workers)
     except S2LCTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

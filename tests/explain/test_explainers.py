@@ -143,6 +143,31 @@ def test_explainers_run_on_every_architecture_family(tiny, name):
         assert abs(exp.info["convergence_delta"]) <= 0.05 * abs(exp.info["output_difference"]) + 1e-3
 
 
+def test_integrated_gradients_in_token_bounded_batches_equals_one_batch(tiny, monkeypatch):
+    """The steps are split to bound memory (every layer's activations of a batch are kept for the
+    backward pass); the attributions are those of one batch of all the steps."""
+    import captum.attr
+
+    from s2lct.explain import gradient
+
+    text = "the movie isn't unwatchable, but the plot was dull"
+    sizes: list[int] = []
+    real = captum.attr.LayerIntegratedGradients.attribute
+
+    def spy(self, *a, **k):
+        sizes.append(k["internal_batch_size"])
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(captum.attr.LayerIntegratedGradients, "attribute", spy)
+    one = explain(tiny, "ig", text)
+    n_tokens = len(tiny.torch.encode(text).ids)
+    monkeypatch.setattr(gradient, "IG_TOKENS_PER_BATCH", 3 * n_tokens)  # 3 steps a batch: 17 batches
+    split = explain(tiny, "ig", text)
+    assert sizes == [gradient.IG_STEPS, 3]
+    np.testing.assert_allclose(split.relevances, one.relevances, rtol=1e-4, atol=1e-6)
+    assert split.info["output_difference"] == pytest.approx(one.info["output_difference"], abs=1e-6)
+
+
 def test_lrp_is_not_applicable_to_transformers(tiny):
     reason = get_explainer("lrp").not_applicable(tiny)
     assert "Embedding" in reason or "LayerNorm" in reason
