@@ -1,4 +1,4 @@
-"""Benchmark of `s2lct trust` on minilm-sst2: wall time and peak RSS of the card, and per explainer
+"""Benchmark of `s2lct trust` on minilm-sst2: wall time and peak memory (PSS) of the card, and per explainer
 the documents/s on hybrid documents against its floor — the same model evaluations (the very token
 sequences the explainer scored; for gradient methods its forwards and backwards) run as plain
 batched calls in this process.
@@ -14,7 +14,7 @@ explainer of a document shares one memo of scored inputs (the first one pays for
 reuse), so its per-explainer rate differs from an explainer run alone, which is the column beside it.
 By default the card explains in worker processes that share the threads (one each on 2 cores);
 "in card" is then the rate within one worker, and "alone"/"floor" are measured in this process on
-all ``--threads``. Peak RSS is summed over the card's processes.
+all ``--threads``. Peak memory is PSS summed over the card's processes (see :func:`tree_memory`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ import tempfile
 import time
 from collections import defaultdict
 from pathlib import Path
+
+from s2lct.trust import defaults as trust_defaults
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -57,7 +59,7 @@ def print_rates(rates: dict[str, dict[str, tuple[int, float]]]) -> None:
             print(f"  {name:<14}{n:>5} items {n / s if s else float('nan'):>8.2f} items/s")
 
 
-def run_card(args: argparse.Namespace, cache_dir: Path, out: Path) -> tuple[int, float, str, float]:
+def run_card(args: argparse.Namespace, cache_dir: Path, out: Path) -> tuple[int, float, str, float, float]:
     cmd = [sys.executable, "-m", "s2lct.cli", "trust", "--model", "minilm-sst2", "--out", str(out), "-q",
            "--documents", str(args.documents), "--agreement-items", str(args.agreement_items), "--suite-cases", str(args.suite_cases),
            "--threads", str(args.threads), "--suite", str(REPO / "generated"), "--cache-dir", str(cache_dir)]
@@ -68,36 +70,40 @@ def run_card(args: argparse.Namespace, cache_dir: Path, out: Path) -> tuple[int,
     with open(log, "w", encoding="utf-8") as fh:
         proc = subprocess.Popen(cmd, cwd=REPO, stdout=fh, stderr=subprocess.PIPE, text=True)
         stopped = False
-        peak = 0
+        peak_rss = peak_pss = 0
         while proc.poll() is None:
             time.sleep(1)
-            peak = max(peak, tree_rss(proc.pid))
+            rss, pss = tree_memory(proc.pid)
+            peak_rss, peak_pss = max(peak_rss, rss), max(peak_pss, pss)
             if args.stop_after and time.perf_counter() - t0 > args.stop_after * 60:
                 proc.terminate()
                 stopped = True
         _out, err = proc.communicate()
     wall = time.perf_counter() - t0
     code = -1 if stopped else proc.returncode
-    return code, wall, err, peak / 2**20
+    return code, wall, err, peak_rss / 2**20, peak_pss / 2**20
 
 
-def tree_rss(pid: int) -> int:
-    """Bytes resident in a process and all its descendants (the card's worker processes included):
-    getrusage's maxrss is the largest single process, not their sum."""
+def tree_memory(pid: int) -> tuple[int, int]:
+    """(RSS, PSS) in bytes of a process and all its descendants (the card's workers included).
+    Summed RSS counts the pages the processes share (torch's libraries, mapped once per process)
+    once per process; summed PSS splits each shared page between its sharers, so it is the
+    memory the card actually holds. getrusage's maxrss is the largest single process."""
     import psutil
 
     try:
         root = psutil.Process(pid)
         procs = [root, *root.children(recursive=True)]
     except psutil.NoSuchProcess:
-        return 0
-    total = 0
+        return 0, 0
+    rss = pss = 0
     for p in procs:
         try:
-            total += p.memory_info().rss
-        except psutil.NoSuchProcess:
-            pass
-    return total
+            m = p.memory_full_info()
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+        rss, pss = rss + m.rss, pss + getattr(m, "pss", m.rss)
+    return rss, pss
 
 
 def floor_seconds(handle, explainer, text: str, target: str) -> tuple[float, float]:
@@ -148,9 +154,9 @@ def floor_seconds(handle, explainer, text: str, target: str) -> tuple[float, flo
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--documents", type=int, default=100)
-    ap.add_argument("--agreement-items", type=int, default=100)
-    ap.add_argument("--suite-cases", type=int, default=60)
+    ap.add_argument("--documents", type=int, default=trust_defaults.DOCUMENTS)
+    ap.add_argument("--agreement-items", type=int, default=trust_defaults.AGREEMENT_ITEMS)
+    ap.add_argument("--suite-cases", type=int, default=trust_defaults.SUITE_CASES)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--workers", type=int, default=None, help="the card's worker processes (default: the card's own choice)")
     ap.add_argument("--out", type=Path, default=None, help="card folder (default: a new temporary one)")
@@ -162,17 +168,19 @@ def main() -> None:
     out = args.out or Path(tempfile.mkdtemp(prefix="bench-trust-out-"))
     out.mkdir(parents=True, exist_ok=True)
     print(f"card: {out} (cache {cache_dir}), {args.threads} torch threads", flush=True)
-    code, wall, err, peak_mb = run_card(args, cache_dir, out)
+    code, wall, err, peak_mb, peak_pss_mb = run_card(args, cache_dir, out)
     largest_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     if code:
         what = f"stopped after {wall / 60:.1f} min (--stop-after)" if code == -1 else f"failed (exit {code}): {err.strip().splitlines()[-1:]}"
-        print(f"card {what}; peak RSS {peak_mb:.0f} MiB")
+        print(f"card {what}; peak PSS {peak_pss_mb:.0f} MiB (RSS {peak_mb:.0f} MiB), summed over its processes")
         print_rates(partial_rates(cache_dir))
         sys.exit(1)
     card = json.loads((out / "card.json").read_text())
     print((out / "card.stdout").read_text(), end="")
-    print(f"default card on minilm-sst2: wall {wall / 60:.1f} min (target ≤ 20), peak RSS {peak_mb:.0f} MiB summed over the card's "
-          f"processes, sampled each second (target ≤ 4096; largest single process {largest_mb:.0f} MiB)")
+    stages = ", ".join(f"{name} {p['wall_seconds'] / 60:.1f}" for name, p in card["paradigms"].items() if "wall_seconds" in p)
+    print(f"default card on minilm-sst2: wall {wall / 60:.1f} min (target ≤ 20; {stages} min), "
+          f"peak PSS {peak_pss_mb:.0f} MiB summed over the card's processes, sampled each second (target ≤ 4096; "
+          f"summed RSS {peak_mb:.0f} MiB, largest single process {largest_mb:.0f} MiB)")
 
     import torch
 

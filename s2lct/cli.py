@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from s2lct.cli_common import ConfigFile, Quiet, ShowProgress, progress_for, settings_for
+from s2lct.trust import defaults as trust_defaults
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, help="Specification- and syntax-based linguistic capability tests for sentiment models.")
 
@@ -208,13 +209,13 @@ def trust(
     model: Annotated[str, typer.Option("--model", "-m", help="Model alias, HF folder or hub name.")],
     out: Annotated[Path, typer.Option("--out", help="Output folder (card.json, card.html).")],
     explainers: Annotated[Optional[str], typer.Option("--explainers", help="Comma-separated explainer names (default: every registered one that applies).")] = None,
-    documents: Annotated[int, typer.Option("--documents", min=1, help="Hybrid documents to build (before discarding).")] = 100,
-    fragments: Annotated[int, typer.Option("--fragments", min=2, help="Sentences per hybrid document.")] = 3,
+    documents: Annotated[int, typer.Option("--documents", min=1, help="Hybrid documents to build (before discarding).")] = trust_defaults.DOCUMENTS,
+    fragments: Annotated[int, typer.Option("--fragments", min=2, help="Sentences per hybrid document.")] = trust_defaults.FRAGMENTS,
     table: Annotated[Optional[Path], typer.Option("--table", help="Labelled CSV/TSV/JSONL table instead of SST test+dev.")] = None,
-    agreement_items: Annotated[int, typer.Option("--agreement-items", min=0, help="Agreement prefixes to score (spread over the sources).")] = 100,
-    probe_items: Annotated[int, typer.Option("--probe-items", min=10, help="PTB prefixes to train the number probe on.")] = 2000,
+    agreement_items: Annotated[int, typer.Option("--agreement-items", min=0, help="Agreement prefixes to score (spread over the sources).")] = trust_defaults.AGREEMENT_ITEMS,
+    probe_items: Annotated[int, typer.Option("--probe-items", min=10, help="PTB prefixes to train the number probe on.")] = trust_defaults.PROBE_ITEMS,
     suite: Annotated[Optional[Path], typer.Option("--suite", help="Suite folder whose failing cases give the suite-level pointing game.")] = Path("generated"),
-    suite_cases: Annotated[int, typer.Option("--suite-cases", min=0, help="Failing cases to score (spread over capabilities).")] = 60,
+    suite_cases: Annotated[int, typer.Option("--suite-cases", min=0, help="Failing cases to score (spread over capabilities).")] = trust_defaults.SUITE_CASES,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every sample (documents, prefixes, cases, bootstrap).")] = 0,
     models_dir: Annotated[Optional[Path], typer.Option("--models-dir", help="Folder of offline models (env S2LCT_MODELS_DIR).")] = None,
     data_root: DataRoot = None,

@@ -13,7 +13,7 @@ from s2lct.models import load_model
 from s2lct.trust.card import CardOptions, build_card
 from s2lct.trust.workers import auto_workers
 
-TIMINGS = {"seconds", "items_per_second", "compute_seconds"}
+TIMINGS = {"seconds", "items_per_second", "compute_seconds", "wall_seconds"}
 
 
 def without_timings(o):
