@@ -162,9 +162,9 @@ def test_card_page_renders_in_headless_chromium(tmp_path):
     assert "beats random" in proc.stdout.split("lime")[0] and "no encoder" in proc.stdout
 
 
-def test_items_an_explainer_fails_completeness_on_are_left_out_of_its_scores(tmp_path, repo_dir, monkeypatch):
-    """Every other item fails completeness: the card scores the rest (the agreement summary used to
-    index every item and crashed), and the explainer stays applicable."""
+def card_with_planted_explainer(tmp_path, repo_dir, monkeypatch, name, complete, documents):
+    """A small card with occlusion1 and a planted explainer that is occlusion1 on the calls for which
+    ``complete(call number)`` holds and fails completeness on the others."""
     import dataclasses
 
     import catalogue
@@ -173,66 +173,49 @@ def test_items_an_explainer_fails_completeness_on_are_left_out_of_its_scores(tmp
 
     calls = {"n": 0}
 
-    class EveryOther(Explainer):
-        name, family = "test_every_other", "perturbation"
+    class Planted(Explainer):
+        family = "perturbation"
 
         def explain(self, handle, text, target):
             calls["n"] += 1
-            if calls["n"] % 2 == 0:
+            if not complete(calls["n"]):
                 raise CaseNotApplicable("completeness fails on this input")
             return dataclasses.replace(get_explainer("occlusion1").explain(handle, text, target), explainer=self.name)
 
-    explainers.register(EveryOther.name, func=EveryOther)
+    Planted.name = name
+    explainers.register(name, func=Planted)
     monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
     try:
-        res = run(["trust", "--model", "minilm-sst2", "--out", str(tmp_path / "card"), "--explainers", f"occlusion1,{EveryOther.name}",
-                   "--documents", "6", "--fragments", "2", "--agreement-items", "6", "--probe-items", "40",
+        res = run(["trust", "--model", "minilm-sst2", "--out", str(tmp_path / "card"), "--explainers", f"occlusion1,{name}",
+                   "--documents", str(documents), "--fragments", "2", "--agreement-items", "6", "--probe-items", "40",
                    "--suite", str(repo_dir / "generated"), "--suite-cases", "2", "--threads", "1", "-q"])
     finally:
-        catalogue._remove(("s2lct", "explainers", EveryOther.name))
+        catalogue._remove(("s2lct", "explainers", name))
     assert res.exit_code == 0, res.output
-    card = json.loads((tmp_path / "card" / "card.json").read_text())
-    assert EveryOther.name not in card["not_applicable"]
+    return json.loads((tmp_path / "card" / "card.json").read_text())
+
+
+def test_items_an_explainer_fails_completeness_on_are_left_out_of_its_scores(tmp_path, repo_dir, monkeypatch):
+    """Every other item fails completeness: the card scores the rest (the agreement summary used to
+    index every item and crashed), and the explainer stays applicable."""
+    name = "test_every_other"
+    card = card_with_planted_explainer(tmp_path, repo_dir, monkeypatch, name, lambda n: n % 2 == 1, documents=6)
+    assert name not in card["not_applicable"]
     h, a = card["paradigms"]["hybrid"], card["paradigms"]["agreement"]
-    full, half = h["explainers"]["occlusion1"]["pointing_game"]["n"], h["explainers"][EveryOther.name]["pointing_game"]["n"]
+    full, half = h["explainers"]["occlusion1"]["pointing_game"]["n"], h["explainers"][name]["pointing_game"]["n"]
     assert 0 < half < full
-    assert a["explainers"][EveryOther.name]["hit_feat"]["n"] < a["explainers"]["occlusion1"]["hit_feat"]["n"]
+    assert a["explainers"][name]["hit_feat"]["n"] < a["explainers"]["occlusion1"]["hit_feat"]["n"]
 
 
 def test_an_explainer_left_out_of_most_items_is_not_scored_nor_ranked(tmp_path, repo_dir, monkeypatch):
     """DeepLIFT on minilm-sst2's probe held completeness on 2 of 100 prefixes and was ranked on
     those 2; an explainer left out of more than half of a paradigm's items is now not scored there,
     with the count in its reason, and an explainer scored nowhere is not ranked."""
-    import dataclasses
-
-    import catalogue
-
-    from s2lct.explain.base import CaseNotApplicable, Explainer, explainers
-
-    calls = {"n": 0}
-
-    class RarelyComplete(Explainer):
-        name, family = "test_rarely_complete", "perturbation"
-
-        def explain(self, handle, text, target):
-            calls["n"] += 1
-            if calls["n"] % 4 != 1:  # the 1st, 5th, 9th, ... item only
-                raise CaseNotApplicable("completeness fails on this input")
-            return dataclasses.replace(get_explainer("occlusion1").explain(handle, text, target), explainer=self.name)
-
-    explainers.register(RarelyComplete.name, func=RarelyComplete)
-    monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
-    try:
-        res = run(["trust", "--model", "minilm-sst2", "--out", str(tmp_path / "card"), "--explainers", f"occlusion1,{RarelyComplete.name}",
-                   "--documents", "8", "--fragments", "2", "--agreement-items", "6", "--probe-items", "40",
-                   "--suite", str(repo_dir / "generated"), "--suite-cases", "2", "--threads", "1", "-q"])
-    finally:
-        catalogue._remove(("s2lct", "explainers", RarelyComplete.name))
-    assert res.exit_code == 0, res.output
-    card = json.loads((tmp_path / "card" / "card.json").read_text())
+    name = "test_rarely_complete"
+    card = card_with_planted_explainer(tmp_path, repo_dir, monkeypatch, name, lambda n: n % 4 == 1, documents=8)  # items 1, 5, 9, ...
     h = card["paradigms"]["hybrid"]
-    assert RarelyComplete.name not in h["explainers"] and "occlusion1" in h["explainers"]
-    reason = h["not_applicable"][RarelyComplete.name]
+    assert name not in h["explainers"] and "occlusion1" in h["explainers"]
+    reason = h["not_applicable"][name]
     assert f"left out of 6 of {h['scored']} hybrid items" in reason and "completeness fails" in reason
-    assert RarelyComplete.name not in card["paradigms"]["agreement"]["explainers"]
+    assert name not in card["paradigms"]["agreement"]["explainers"]
     assert [r["explainer"] for r in card["ranking"]] == ["occlusion1"]
