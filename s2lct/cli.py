@@ -181,6 +181,7 @@ def explain(
     batch_size: Annotated[Optional[int], typer.Option("--batch-size", min=1, help="Prediction batch size.")] = None,
     threads: Annotated[Optional[int], typer.Option("--threads", min=1, help="torch CPU threads.")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not read or write the prediction cache.")] = False,
+    cache_dir: CacheDir = None,
     config: ConfigFile = None,
     quiet: Quiet = False,
     progress: ShowProgress = False,
@@ -193,8 +194,8 @@ def explain(
     from s2lct.explain.command import explain_command
     from s2lct.trust.command import explain_defaults
 
-    settings_for(config, models_dir=models_dir)
-    explainers, verdicts, note = explain_defaults(model, explainers, models_dir=models_dir)
+    settings = settings_for(config, models_dir=models_dir, cache_dir=cache_dir)
+    explainers, verdicts, note = explain_defaults(model, explainers, models_dir=models_dir, cache_dir=settings.cache_dir)
     if note:
         typer.echo(note, err=True)
     code = explain_command(model, suite, out, only=only, explainers=explainers, max_failures_per_capability=max_failures_per_capability,

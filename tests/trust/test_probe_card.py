@@ -62,9 +62,11 @@ def run(args):
 
 
 def test_trust_end_to_end_on_minilm_and_explain_defaults_to_the_best(tmp_path, repo_dir, monkeypatch):
-    monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
+    """Both commands are given the cache folder by --cache-dir (the environment names an empty one)."""
+    monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "elsewhere"))
+    cache = ["--cache-dir", str(tmp_path / "cache")]
     out = tmp_path / "card"
-    args = ["trust", "--model", "minilm-sst2", "--out", str(out), "--explainers", "occlusion1,grad_dot_s",
+    args = ["trust", *cache, "--model", "minilm-sst2", "--out", str(out), "--explainers", "occlusion1,grad_dot_s",
             "--documents", "6", "--fragments", "2", "--agreement-items", "4", "--probe-items", "40", "--suite", str(repo_dir / "generated"),
             "--suite-cases", "2", "--threads", "1", "-q"]
     res = run(args)
@@ -88,7 +90,7 @@ def test_trust_end_to_end_on_minilm_and_explain_defaults_to_the_best(tmp_path, r
     assert again.exit_code == 0 and json.loads((out / "card.json").read_text())["ranking"] == card["ranking"]
     # s2lct explain: no explainer given → the card's best-ranked one, its score beside each explanation
     best = card["ranking"][0]["explainer"]
-    res = run(["explain", "--model", "minilm-sst2", "--out", str(tmp_path / "exp"), "--suite", str(repo_dir / "generated"),
+    res = run(["explain", *cache, "--model", "minilm-sst2", "--out", str(tmp_path / "exp"), "--suite", str(repo_dir / "generated"),
                "--only", "LC4", "--max-failures-per-capability", "1", "--threads", "1", "-q"])
     assert res.exit_code == 0, res.output
     line = trust_line(card, best)
