@@ -46,6 +46,33 @@ def _e(x: Any) -> str:
     return html.escape(str(x), quote=True)
 
 
+PARADIGM_ORDER = ("hybrid", "agreement", "composite")  # the card's order (its JSON keys are sorted)
+
+
+def _counts(counts: dict[str, Any]) -> str:
+    """{"ptb": 20, "blimp": 20} → "ptb 20, blimp 20"."""
+    return ", ".join(f"{_e(k)} {_e(v)}" for k, v in counts.items())
+
+
+def _verdict(flag: bool | None) -> str:
+    return {True: "beats random", False: "not above random"}.get(flag, "–")  # type: ignore[arg-type]
+
+
+def _not_applicable(card: dict[str, Any]) -> dict[str, list[tuple[str | None, str]]]:
+    """explainer → [(paradigm, reason)]: each paradigm's own reason (an explainer can apply to the
+    classifier and not to the probe, or be left out of most items of one paradigm only); cards
+    without per-paradigm reasons give the card-level one."""
+    out: dict[str, list[tuple[str | None, str]]] = {}
+    paradigms = card.get("paradigms", {})
+    for par in sorted(paradigms, key=lambda k: (PARADIGM_ORDER.index(k) if k in PARADIGM_ORDER else len(PARADIGM_ORDER), k)):
+        p = paradigms[par]
+        for name, why in (p.get("not_applicable") or {}).items():
+            out.setdefault(name, []).append((par, why))
+    for name, why in (card.get("not_applicable") or {}).items():
+        out.setdefault(name, [(None, why)])
+    return out
+
+
 def _cell(name: str, metric: str, s: dict[str, Any] | None, random: float | None, trusted: bool | None = None) -> str:
     if not s or s.get("value") is None:
         return '<td class="na">–</td>'
@@ -90,7 +117,7 @@ def render_card_html(card: dict[str, Any]) -> str:
         p = a["probe"]
         out.append(f"<h2>Morphosyntactic agreement</h2><p class='note'>{_e(a['model'])}: probe accuracy {p['heldout_accuracy']:.2f} "
                    f"on {p['heldout_prefixes']} held-out PTB prefixes (majority {p['majority_baseline']:.2f}), "
-                   f"{a['correct']} of {a['items']} evaluation prefixes right ({_e(a['counts']['items'])}).</p>")
+                   f"{a['correct']} of {a['items']} evaluation prefixes right ({_counts(a['counts']['items'])}).</p>")
         metrics = ("hit_target", "hit_feat_correct", "hit_feat_wrong", "plausibility_expected", "plausibility_alternative")
         out.append("<table id='agreement'><tr><th>explainer</th>" + "".join(f"<th>{m}</th>" for m in metrics) + "</tr>")
         rows = [(n, v) for n, v in a["explainers"].items()] + [(f"baseline:{b}", v) for b, v in a["baselines"].items()]
@@ -102,15 +129,18 @@ def render_card_html(card: dict[str, Any]) -> str:
     if c.get("status") == "ok":
         d = card.get("disagreement", {})
         out.append(f"<h2>Suite failures as hybrid documents</h2><p class='note'>{c['failures_scored']} failing cases of {c['cases']} "
-                   f"({_e(c['per_capability'])}); Spearman correlation with the hybrid-document ranking: {d.get('spearman')}.</p>")
+                   f"({_counts(c['per_capability'])}); Spearman correlation with the hybrid-document ranking: {d.get('spearman')}.</p>")
         if d.get("explainers"):
             out.append("<table id='disagreement'><tr><th>explainer</th><th>hybrid</th><th>suite</th><th>intervals apart</th>"
                        "<th>verdict hybrid / suite</th></tr>")
             for r in d["explainers"]:
                 out.append(f"<tr><td>{_e(r['explainer'])}</td><td>{r['hybrid']:.2f}</td><td>{r['suite']:.2f}</td>"
-                           f"<td>{'yes' if r['intervals_apart'] else 'no'}</td><td>{r['hybrid_beats_random']} / {r['suite_beats_random']}</td></tr>")
+                           f"<td>{'yes' if r['intervals_apart'] else 'no'}</td><td>{_verdict(r['hybrid_beats_random'])} / {_verdict(r['suite_beats_random'])}</td></tr>")
             out.append("</table>")
-    if card.get("not_applicable"):
-        out.append("<h2>Not applicable</h2><ul>" + "".join(f"<li><b>{_e(k)}</b>: {_e(v)}</li>" for k, v in card["not_applicable"].items()) + "</ul>")
+    reasons = _not_applicable(card)
+    if reasons:
+        out.append("<h2>Not applicable</h2><ul>" + "".join(
+            f"<li><b>{_e(name)}</b><ul>" + "".join(f"<li>{_e(par) + ': ' if par else ''}{_e(why)}</li>" for par, why in by_paradigm) + "</ul></li>"
+            for name, by_paradigm in reasons.items()) + "</ul>")
     out.append("</body></html>\n")
     return "".join(out)

@@ -221,3 +221,33 @@ def test_an_explainer_left_out_of_most_items_is_not_scored_nor_ranked(tmp_path, 
     assert f"left out of 6 of {h['scored']} hybrid items" in reason and "completeness fails" in reason
     assert name not in card["paradigms"]["agreement"]["explainers"]
     assert [r["explainer"] for r in card["ranking"]] == ["occlusion1"]
+
+
+def test_card_page_gives_each_paradigms_reason_and_reads_as_text_not_python():
+    """The agreement paradigm's own reason for leaving an explainer out reaches the page (the
+    card-level merge keeps one paradigm's reason); counts and verdicts read as words."""
+    s = lambda v, lo, hi, n=50: {"value": v, "n": n, "ci": [lo, hi]}  # noqa: E731
+    metrics = ("hit_target", "hit_feat", "hit_feat_correct", "hit_feat_wrong", "plausibility_expected", "plausibility_alternative")
+    card = {"model": "m", "identity": "id", "rule": "rule", "confidence": 0.95, "bootstrap_resamples": 2000, "margin": 0.05,
+            "paradigms": {
+                "hybrid": {"status": "ok", "scored": 50, "documents": 50, "discarded": 0, "fragments_per_document": 3, "source": "SST",
+                           "mean_words": 50, "baselines": {"random": s(0.5, 0.4, 0.6)}, "explainers": {"ig": {"pointing_game": s(0.9, 0.8, 0.97)}},
+                           "not_applicable": {"deeplift": "completeness fails (convergence delta -3.3)"}},
+                "agreement": {"status": "ok", "model": "m+probe", "items": 40, "correct": 30, "counts": {"items": {"ptb": 20, "blimp": 20}},
+                              "probe": {"heldout_accuracy": 0.7, "heldout_prefixes": 100, "majority_baseline": 0.6},
+                              "baselines": {"random": {m: s(0.2, 0.1, 0.3) for m in metrics}},
+                              "explainers": {"ig": {m: s(0.4, 0.3, 0.5) for m in metrics}},
+                              "not_applicable": {"deeplift": "left out of 98 of 100 agreement items"}},
+                "composite": {"status": "ok", "cases": 400, "failures_scored": 40, "per_capability": {"LC1": 30, "LC2": 10},
+                              "baselines": {"random": s(0.4, 0.3, 0.5)}, "explainers": {"ig": {"pointing_game": s(0.6, 0.5, 0.7)}}}},
+            "disagreement": {"status": "ok", "spearman": 0.5, "explainers": [
+                {"explainer": "ig", "hybrid": 0.9, "suite": 0.6, "intervals_apart": True, "hybrid_beats_random": True, "suite_beats_random": False}]},
+            "ranking": [{"explainer": "ig", "rank": 1, "score": 0.3, "trusted": True}],
+            "not_applicable": {"deeplift": "completeness fails (convergence delta -3.3)"}}
+    page = render_card_html(card)
+    item = page.split("<h2>Not applicable</h2>")[1]
+    hybrid, agreement = "hybrid: completeness fails (convergence delta -3.3)", "agreement: left out of 98 of 100 agreement items"
+    assert hybrid in item and agreement in item and item.index(hybrid) < item.index(agreement)  # in the card's order, not the JSON's
+    assert "(ptb 20, blimp 20)" in page and "(LC1 30, LC2 10)" in page
+    assert "beats random / not above random" in page
+    assert "{&#x27;" not in page and "{'" not in page and ">True" not in page
