@@ -5,8 +5,8 @@
 * ``grad_dot_s`` / ``grad_dot_p``: gradient · embedding (``LayerGradientXActivation``);
 * ``ig`` / ``ig_p``: integrated gradients of s (resp. p), M = 50 steps, batched by at most
   :data:`IG_TOKENS_PER_BATCH` tokens (the backward pass keeps every layer's activations of a
-  batch: 50 steps of a 120-token text in one batch held 1.6 GB, in batches of 8 steps 0.8 GB at
-  the same speed), pad-token baseline (Captum ``LayerIntegratedGradients``), dot product with (embedding − baseline);
+  batch: 50 steps of a 117-token text in one batch peaked at 1.6 GB, in batches of 8 steps at
+  0.7 GB, at the same speed), pad-token baseline (Captum ``LayerIntegratedGradients``), dot product with (embedding − baseline);
   completeness is checked (the convergence delta sum(attributions) - (f(x) - f(baseline)), with
   f(x) and f(baseline) taken from the forwards Captum already runs).
 
