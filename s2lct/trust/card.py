@@ -37,7 +37,7 @@ from ..progress import ProgressFactory, ProgressTask
 from . import defaults
 from . import metrics as M
 from .agreement import SOURCES as AGREEMENT_SOURCES
-from .workers import WorkerPool, explain_item
+from .workers import WorkerPool, auto_workers, explain_item, picklable
 
 FORMAT_VERSION = 1
 
@@ -148,11 +148,7 @@ def _explain_all(paradigm: str, handle: ModelHandle, explainers: Sequence[Explai
     task = run.progress(f"{what} × explainers ({handle.name})", len(items) * len(explainers))
     pool = None
     try:
-        todo = sum(1 for item_id, _t, _c in items for e in explainers
-                   if run.rec.get((paradigm, item_id, e.name)) is None and e.name not in na)
-        if run.workers > 1 and todo:
-            from .workers import picklable
-
+        if run.workers > 1 and any(_pending(paradigm, item_id, explainers, run.rec, na) for item_id, _t, _c in items):
             why = picklable(handle, explainers)
             if why is None:
                 pool = WorkerPool(handle, explainers, run.workers, run.threads)
@@ -165,6 +161,11 @@ def _explain_all(paradigm: str, handle: ModelHandle, explainers: Sequence[Explai
         task.close()
 
 
+def _pending(paradigm: str, item_id: str, explainers: Sequence[Explainer], rec: _Recorder, na: dict[str, str]) -> list[str]:
+    """Names of the explainers still to compute on an item: no record yet, not given up."""
+    return [e.name for e in explainers if rec.get((paradigm, item_id, e.name)) is None and e.name not in na]
+
+
 def _explain_items(paradigm: str, handle: ModelHandle, explainers: Sequence[Explainer], items: Sequence[tuple[str, str, str]],
                    score: Callable[[int, Any], dict[str, Any]], rec: _Recorder, na: dict[str, str],
                    task: ProgressTask, pool: WorkerPool | None = None) -> dict[str, list[dict[str, Any]]]:
@@ -173,14 +174,14 @@ def _explain_items(paradigm: str, handle: ModelHandle, explainers: Sequence[Expl
     skipped: dict[str, list[str]] = {}  # explainer → reasons of the items it was left out of
     by_name = {e.name: e for e in explainers}
 
-    def names(item_id: str) -> list[str]:  # what is left to compute for an item, decided when it is computed
-        return [e.name for e in explainers if rec.get((paradigm, item_id, e.name)) is None and e.name not in na]
-
+    # What is left to compute for an item is decided when it is drawn (lazily), so it sees every
+    # explainer given up on the items consumed before.
     if pool is not None:
-        computed = pool.results((text, target, names(item_id)) for item_id, text, target in items)
+        computed = pool.results((text, target, _pending(paradigm, item_id, explainers, rec, na)) for item_id, text, target in items)
     else:
         memo = handle.memoised()
-        computed = (explain_item(memo, [by_name[n] for n in names(item_id)], text, target) for item_id, text, target in items)
+        computed = (explain_item(memo, [by_name[n] for n in _pending(paradigm, item_id, explainers, rec, na)], text, target)
+                    for item_id, text, target in items)
     for i, ((item_id, _text, _target), results) in enumerate(zip(items, computed, strict=True)):
         for e in explainers:
             key = (paradigm, item_id, e.name)
@@ -191,8 +192,7 @@ def _explain_items(paradigm: str, handle: ModelHandle, explainers: Sequence[Expl
                     continue
                 status, payload, seconds = results[e.name]
                 if status == "skipped":  # this item only: left out of the explainer's score
-                    r = {"paradigm": paradigm, "item": item_id, "explainer": e.name, "status": "skipped", "reason": payload}
-                    rec.add(r)
+                    rec.add({"paradigm": paradigm, "item": item_id, "explainer": e.name, "status": "skipped", "reason": payload})
                     skipped.setdefault(e.name, []).append(payload)
                     if case_failures.failure(e.name):
                         na[e.name] = payload
@@ -409,13 +409,12 @@ def _run_context(handle: ModelHandle, rec: _Recorder, progress: ProgressFactory,
                  workers: int | None) -> _Run:
     import torch
 
-    from .workers import auto_workers
-
     threads = torch.get_num_threads()
     workers = auto_workers(handle, threads) if workers is None else max(1, workers)
+    per_worker = max(1, threads // workers)
     if workers > 1:
-        log(f"explaining in {workers} worker processes, {max(1, threads // workers)} torch thread(s) each")
-    return _Run(rec, progress, log, workers, max(1, threads // workers))
+        log(f"explaining in {workers} worker processes, {per_worker} torch thread(s) each")
+    return _Run(rec, progress, log, workers, per_worker)
 
 
 # ---------------------------------------------------------------------------------------- ranking
