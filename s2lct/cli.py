@@ -158,12 +158,11 @@ def run(
     settings = settings_for(config, models_dir=models_dir, cache_dir=cache_dir)
     models_dir = settings.models_dir
 
-    with progress_for(quiet, progress) as bars:
-        code = run_command(
-            model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
-            seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
-            use_cache=not no_cache, progress=bars,
-        )
+    code = run_command(
+        model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
+        seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
+        use_cache=not no_cache, quiet=quiet, force_progress=progress,
+    )
     if code:
         raise typer.Exit(code)
 

@@ -359,7 +359,7 @@ def explain_command(model: str, suite: Path, out: Path, *, only: str | None, exp
         with progress_for(quiet, force_progress) as progress:
             result = explain(model, suite, only=only, explainers=explainers, max_failures_per_capability=max_failures_per_capability,
                              out=out, seed=seed, models_dir=models_dir, batch_size=batch_size, use_cache=use_cache,
-                             progress=progress, log=lambda m: err.print(m, markup=False))
+                             progress=progress, log=progress.log)
     except S2LCTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -21,7 +21,7 @@ def retrain_command(model: str, capability: str | None, out: Path, *, quiet: boo
     err = Console(stderr=True, highlight=False)
     try:
         with progress_for(quiet, force_progress) as progress:
-            result = retrain(model, capability, out=out, progress=progress, log=lambda m: err.print(m, markup=False), **kwargs)
+            result = retrain(model, capability, out=out, progress=progress, log=progress.log, **kwargs)
     except S2LCTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -63,7 +63,7 @@ def trust_command(model: str, out: Path, opts: CardOptions, *, models_dir: Path 
     try:
         with progress_for(quiet, force_progress) as progress:
             card = build_card(model, opts, cache_dir=cache_dir, data_root=data_root, models_dir=models_dir, use_cache=use_cache,
-                              progress=progress, log=lambda m: err.print(m, markup=False), workers=workers)
+                              progress=progress, log=progress.log, workers=workers)
     except S2LCTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
