@@ -158,12 +158,11 @@ def run(
     settings = settings_for(config, models_dir=models_dir, cache_dir=cache_dir)
     models_dir = settings.models_dir
 
-    with progress_for(quiet, progress) as bars:
-        code = run_command(
-            model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
-            seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
-            use_cache=not no_cache, progress=bars,
-        )
+    code = run_command(
+        model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
+        seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
+        use_cache=not no_cache, quiet=quiet, force_progress=progress,
+    )
     if code:
         raise typer.Exit(code)
 
@@ -249,7 +248,7 @@ def diversity(
     sample: Annotated[int, typer.Option("--sample", min=2, help="Cases per column for Self-BLEU (both columns the same size, at most the seed cases).")] = 200,
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=10, help="Bootstrap resamples for the Self-BLEU 95% interval.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Sampling seed.")] = 0,
-    json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the figures as JSON.")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the figures as JSON (every number, unrounded, with the interval ends).")] = None,
     parser: Parser = None,
     cache_dir: CacheDir = None,
     config: ConfigFile = None,
@@ -261,43 +260,16 @@ def diversity(
     import json
 
     from rich.console import Console
-    from rich.table import Table
 
     from s2lct.atomic import write_text
-    from s2lct.expand.diversity import diversity_report
-    from s2lct.suite import natural_key
+    from s2lct.expand.diversity import diversity_report, diversity_table
 
     settings_for(config, parser=parser, cache_dir=cache_dir)
     with progress_for(quiet, progress) as bars:
         report = diversity_report(suite, only=_split_ids(only), sample=sample, bootstrap=bootstrap, seed=seed, progress=bars)
-    table = Table(title=f"diversity of {suite}", title_justify="left")
-    for col in ("ID", "n", "BLEU S", "BLEU S+E", "Prod. S", "S+E", "k", "P@k S", "S+E"):
-        table.add_column(col, justify="left" if col == "ID" else "right", no_wrap=True)
-
-    def bleu(v: dict) -> str:
-        if v["self_bleu"] is None:
-            return "-"
-        lo, hi = v["self_bleu_ci"]
-        return f"{v['self_bleu']:.3f}±{(hi - lo) / 2:.3f}".replace("±0.", "±.")
-
-    for cap, row in sorted(report.items(), key=lambda kv: natural_key(kv[0])):
-        a, b = row["seeds"], row["seeds+expansions"]
-        table.add_row(cap, str(a["self_bleu_sample"]), bleu(a), bleu(b), str(a["productions"]), str(b["productions"]),
-                      str(a["productions_sample"]), str(a["productions_at_sample"]), str(b["productions_at_sample"]))
-    console = Console()
-    console.print(table)
-    console.print(DIVERSITY_FOOTER, style="dim", highlight=False)
+    Console().print(diversity_table(report, f"diversity of {suite}"))
     if json_out:
         write_text(json_out, json.dumps(report, indent=2, sort_keys=True) + "\n")
-
-
-DIVERSITY_FOOTER = (
-    "S: seed cases only; S+E: seed cases and their expansions. n: cases per column for Self-BLEU (the "
-    "same in both); BLEU: Self-BLEU of those n cases against each other, ± half the 95% bootstrap interval "
-    "(lower = more diverse); Prod.: distinct grammar productions (NP -> DT NN) in the parses of every case "
-    "(higher = more varied syntax); k: the seed cases' count; P@k: productions in k cases of each column "
-    "(like for like)."
-)
 
 
 @app.command()

@@ -7,7 +7,6 @@ the API default does nothing and the CLI plugs in rich bars on stderr.
 from __future__ import annotations
 
 import sys
-
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -35,16 +34,45 @@ class _RichTask(ProgressTask):
         self._progress.advance(self._id, n)
 
     def close(self) -> None:
+        # A finished bar leaves the display, so the live area stays shorter than the terminal
+        # (a display taller than the screen cannot be redrawn in place and scrolls over output).
         self._progress.stop_task(self._id)
+        self._progress.refresh()  # the finished count is drawn once, even for a job shorter than a frame
+        self._progress.update(self._id, visible=False)
+
+
+class Bars:
+    """A ``ProgressFactory`` that also prints log lines on stderr.
+
+    Messages must go through :meth:`log` while bars are shown: another rich console writes to the
+    terminal behind the live display's back, and the next redraw overwrites or strands lines.
+    """
+
+    def __init__(self, console: Any, progress: Any = None) -> None:
+        self.console = console
+        self._progress = progress
+
+    def __call__(self, description: str, total: int | None) -> ProgressTask:
+        return ProgressTask() if self._progress is None else _RichTask(self._progress, description, total)
+
+    def log(self, message: str) -> None:
+        """One message on stderr, above the bars; never wrapped, so logs stay greppable."""
+        self.console.print(message, markup=False, highlight=False, soft_wrap=True)
 
 
 @contextmanager
-def rich_progress(enabled: bool = True, force_terminal: bool = False) -> Iterator[ProgressFactory]:
-    """Rich bars on stderr showing count, percentage, items/s (e.g. seeds/s), elapsed and ETA."""
-    if not enabled:
-        yield lambda description, total: ProgressTask()
-        return
+def rich_progress(enabled: bool = True, force_terminal: bool = False) -> Iterator[Bars]:
+    """Rich bars on stderr showing count, percentage, items/s (e.g. seeds/s), elapsed and ETA.
+
+    The display is transient: it is erased when the block ends, so print tables after the block,
+    never inside it (a redraw would overwrite what was printed below the bars).
+    """
     from rich.console import Console
+
+    console = Console(stderr=True, force_terminal=True if enabled and force_terminal else None)
+    if not enabled:
+        yield Bars(console)
+        return
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -71,10 +99,10 @@ def rich_progress(enabled: bool = True, force_terminal: bool = False) -> Iterato
         RateColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True, force_terminal=True if force_terminal else None),
-        transient=False,
+        console=console,
+        transient=True,
     ) as progress:
-        yield lambda description, total: _RichTask(progress, description, total)
+        yield Bars(console, progress)
 
 
 def no_progress(description: str, total: int | None) -> ProgressTask:
@@ -94,7 +122,8 @@ def progress_enabled(quiet: bool = False, force: bool = False, stream: Any = Non
 
 
 @contextmanager
-def progress_for(quiet: bool = False, force: bool = False) -> Iterator[Callable[[str, int | None], Any]]:
-    """The progress factory a command hands to library code (rich bars on stderr, or nothing)."""
+def progress_for(quiet: bool = False, force: bool = False) -> Iterator[Bars]:
+    """The progress factory a command hands to library code (rich bars on stderr, or nothing);
+    log lines go through its ``log`` and tables are printed after the block."""
     with rich_progress(enabled=progress_enabled(quiet, force), force_terminal=force) as factory:
         yield factory

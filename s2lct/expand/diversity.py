@@ -140,3 +140,38 @@ def diversity_report(
                 "productions_at_sample": len(distinct_productions(trees[tuple(t)] for t in at)),
             }
     return report
+
+
+DIVERSITY_FOOTER = (
+    "S: seed cases only; S+E: seed cases and their expansions. n: cases per column for Self-BLEU (the "
+    "same in both); BLEU: Self-BLEU of those n cases against each other, ± half the 95% bootstrap interval "
+    "(lower = more diverse); Prod.: distinct grammar productions (NP -> DT NN) in the parses of every case "
+    "(higher = more varied syntax); k: the seed cases' count; P@k: productions in k cases of each column "
+    "(like for like)."
+)
+
+
+def diversity_table(report: dict[str, Any], title: str) -> Any:
+    """The figures per capability as a terminal table within 80 columns, and what each column means."""
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+
+    from s2lct.suite import natural_key
+
+    table = Table(title=title, title_justify="left")
+    for col in ("ID", "n", "BLEU\nS", "BLEU\nS+E", "Prod.\nS", "Prod.\nS+E", "k", "P@k\nS", "P@k\nS+E"):
+        table.add_column(col, justify="left" if col == "ID" else "right", overflow="fold")
+
+    def bleu(v: dict[str, Any]) -> str:
+        if v["self_bleu"] is None:
+            return "-"
+        lo, hi = v["self_bleu_ci"]
+        return f"{v['self_bleu']:.3f}±{(hi - lo) / 2:.3f}".replace("±0.", "±.")
+
+    for cap, row in sorted(report.items(), key=lambda kv: natural_key(kv[0])):
+        a, b = row["seeds"], row["seeds+expansions"]
+        table.add_row(cap, str(a["self_bleu_sample"]), bleu(a), bleu(b), str(a["productions"]), str(b["productions"]),
+                      str(a["productions_sample"]), str(a["productions_at_sample"]), str(b["productions_at_sample"]))
+    return Group(table, Text(DIVERSITY_FOOTER, style="dim"))
+

@@ -35,6 +35,7 @@ from .adapters import ModelHandle, TokenClassifier, prepare_model
 from .base import CaseFailures, CaseNotApplicable, ExplainError, Explainer, Explanation, NotApplicable
 from .localise import aggregate, evidence, localise, word_origins
 from .registry import DEFAULT_EXPLAINERS, available, parse_explainers
+from .table import render_summary_table
 
 FORMAT_VERSION = 1
 RECORDS = "explanations.jsonl"
@@ -289,23 +290,6 @@ def build_summary(handle: ModelHandle, identity: str, options: dict[str, Any], r
     }
 
 
-def render_summary_table(summary: dict[str, Any]) -> Any:
-    """A rich table: per capability and explainer, where rmax falls."""
-    from rich.table import Table
-
-    cats = {"template": "tmpl", "transform": "transf", "seed:negative": "seed-", "seed:neutral": "seed0",
-            "seed:positive": "seed+", "expansion": "exp", "flat": "flat"}
-    table = Table(title=f"where rmax falls: {summary['model']} ({summary['failures_explained']} failures of {summary['cases']} cases)")
-    for col in ("cap", "explainer", "n", *cats.values(), "hit", "rand"):
-        table.add_column(col, justify="left" if col in ("cap", "explainer") else "right", no_wrap=True)
-    for cap, info in summary["capabilities"].items():
-        for name, agg in info["explainers"].items():
-            shares = agg["shares"]
-            table.add_row(cap, name, str(agg["explained"]), *[f"{shares[c]:.0%}" if c in shares else "" for c in cats],
-                          f"{agg['hit_rate']:.0%}", f"{agg['random_baseline']:.0%}")
-    return table
-
-
 def format_evidence(record: dict[str, Any]) -> str:
     """One line: the explainer's top evidence words with their origin, and where rmax falls."""
     ev = ", ".join(f"'{e['text']}' ({e['origin']}, {e['relevance']:+.3g})" for e in record["evidence"]) or "none"
@@ -359,7 +343,7 @@ def explain_command(model: str, suite: Path, out: Path, *, only: str | None, exp
         with progress_for(quiet, force_progress) as progress:
             result = explain(model, suite, only=only, explainers=explainers, max_failures_per_capability=max_failures_per_capability,
                              out=out, seed=seed, models_dir=models_dir, batch_size=batch_size, use_cache=use_cache,
-                             progress=progress, log=lambda m: err.print(m, markup=False))
+                             progress=progress, log=progress.log)
     except S2LCTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -1,4 +1,5 @@
-"""The body of ``s2lct retrain``: progress bars and log on stderr, the accounting on stdout."""
+"""The body of ``s2lct retrain``: progress bars and log on stderr, the accounting on stdout (tables
+within 80 columns, see :mod:`s2lct.retrain.terminal`; accounting.md and the JSON files keep every figure)."""
 
 from __future__ import annotations
 
@@ -14,30 +15,24 @@ def retrain_command(model: str, capability: str | None, out: Path, *, quiet: boo
     from rich.console import Console
 
     from s2lct.progress import progress_for
-    from .accounting import markdown_table
     from .loop import retrain
-    from .matrix import matrix_markdown
+    from .terminal import accounting_table, curve_table, matrix_tables
 
+    console = Console(highlight=False)
     err = Console(stderr=True, highlight=False)
     try:
         with progress_for(quiet, force_progress) as progress:
-            result = retrain(model, capability, out=out, progress=progress, log=lambda m: err.print(m, markup=False), **kwargs)
+            result = retrain(model, capability, out=out, progress=progress, log=progress.log, **kwargs)
     except S2LCTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
     if "matrix" in result:
-        print(matrix_markdown(result["matrix"]))
+        console.print(matrix_tables(result["matrix"]))
         err.print(f"wrote {out / 'matrix.json'}, {out / 'matrix.md'}, {out / 'matrix_heatmap.png'} (.svg)", markup=False)
         return 0
     if len(result["curve"]) > 2:
-        print("| round | validation failure % | SST-2 dev acc % | " + " | ".join(result["curve"][0]["failure_rate"]) + " |")
-        print("|" + "---|" * (3 + len(result["curve"][0]["failure_rate"])))
-        for p in result["curve"]:
-            fr = " | ".join("-" if v is None else f"{100 * v:.1f}" for v in p["failure_rate"].values())
-            vf = "-" if p["validation_failure_rate"] is None else f"{100 * p['validation_failure_rate']:.1f}"
-            print(f"| {p['round']} | {vf} | {100 * p['sst2_accuracy']:.1f} | {fr} |")
-        print()
-    print(markdown_table(result["accounting"]))
+        console.print(curve_table(result["curve"]))
+    console.print(accounting_table(result["accounting"]))
     if result["model_dir"]:
         err.print(f"retrained model: {result['model_dir']} (run it with --model {result['model_dir']})", markup=False)
     err.print(f"wrote {out / 'accounting.json'}, {out / 'accounting.md'}", markup=False)

@@ -207,14 +207,17 @@ def run_command(
     neutral_band: str | None = None,
     use_cache: bool = True,
     console: Any = None,
-    progress: Any = None,
+    quiet: bool = False,
+    force_progress: bool = False,
 ) -> int:
     """``s2lct run``: print a per-capability table per model, write reports; returns the exit code.
 
-    User errors print ``error: <one line>`` on stderr and return the error's exit code.
+    Progress bars (stderr) are gone before the first table is printed. User errors print
+    ``error: <one line>`` on stderr and return the error's exit code.
     """
     from rich.console import Console
 
+    from s2lct.progress import progress_for
     from s2lct.run.report import (
         check_report_path,
         render_tables,
@@ -228,11 +231,12 @@ def run_command(
         if json_path is not None and Path(json_path).suffix.lower() != ".json":
             raise S2LCTError(f"--json {json_path}: the file name must end in .json (use --report for .md/.html)")
         check_report_path(report_path)
-        reports = run_suite(
-            models, suite, max_cases_per_capability=max_cases_per_capability, seed=seed, batch_size=batch_size,
-            models_dir=models_dir, label_map=label_map, neutral_band=neutral_band, use_cache=use_cache,
-            log=lambda msg: err.print(msg, markup=False), progress=progress,
-        )
+        with progress_for(quiet, force_progress) as progress:
+            reports = run_suite(
+                models, suite, max_cases_per_capability=max_cases_per_capability, seed=seed, batch_size=batch_size,
+                models_dir=models_dir, label_map=label_map, neutral_band=neutral_band, use_cache=use_cache,
+                log=progress.log, progress=progress,
+            )
         for table in render_tables(reports, width=console.width):
             console.print(table)
         if json_path is not None:

@@ -16,37 +16,62 @@ CARD_JSON = "card.json"
 CARD_HTML = "card.html"
 
 
+_AGREEMENT = ("hit_target", "hit_feat", "plausibility_expected", "plausibility_alternative")
+
+RANKING_LEGEND = (
+    "lift: mean gain over random on the headline metrics (hybrid PG and, when the agreement "
+    "paradigm ran, hit target). PG: pointing game, share of hybrid documents (hybrid) or failing "
+    "suite cases (suite) whose most relevant word lies in a fragment labelled as the prediction. "
+    "±: half the 95% interval. trusted: the interval's lower end is at least the margin above random "
+    "on every headline metric. The full card: card.json."
+)
+AGREEMENT_LEGEND = (
+    "hit target: the most relevant word is the subject (right number predicted); hit feat: it is a "
+    "noun of the predicted number; plaus. exp/alt: cue nouns outweigh attractors when the number is right / "
+    "attractors outweigh cues when it is wrong. random, last, last_noun: baselines."
+)
+
+
+def _score(s: dict[str, Any] | None) -> str:
+    """``value±half the interval``, or a dash where the metric does not apply."""
+    if not s or s.get("value") is None:
+        return "–"
+    return f"{s['value']:.2f}±{(s['ci'][1] - s['ci'][0]) / 2:.2f}"
+
+
 def ranking_table(card: dict[str, Any]) -> Any:
+    """The card on a terminal, stacked so each part fits 80 columns: the ranking (with the pointing
+    games) and, when that paradigm ran, the agreement metrics; a legend under each."""
+    from rich.console import Group
     from rich.table import Table
+    from rich.text import Text
 
     par = card["paradigms"]
-    t = Table(title=f"explainer report card: {card['model']} (trusted: ≥ {card['margin']:.2f} above random at {card['confidence']:.0%})")
-    for col in ("rank", "explainer", "lift", "hybrid PG", "agr hit_target", "agr hit_feat", "plaus exp", "plaus alt", "suite PG", "trusted"):
-        t.add_column(col, justify="left" if col == "explainer" else "right", no_wrap=True)
-
-    def fmt(s: dict[str, Any] | None) -> str:
-        if not s or s.get("value") is None:
-            return "–"
-        return f"{s['value']:.2f}±{(s['ci'][1] - s['ci'][0]) / 2:.2f}"
-
     a = par.get("agreement", {})
+    agreement_ok = a.get("status") == "ok"
+    hybrid, suite = par["hybrid"], par.get("composite", {})
+    t = Table(title=f"explainer report card: {card['model']} (trusted: ≥ {card['margin']:.2f} above random at "
+                    f"{card['confidence']:.0%})", title_justify="left")
+    for col in ("rank", "explainer", "lift", "hybrid\nPG", "suite\nPG", "trusted"):
+        t.add_column(col, justify="left" if col == "explainer" else "right", overflow="fold")
     for row in card["ranking"]:
         n = row["explainer"]
-        ae = a.get("explainers", {}).get(n, {}) if a.get("status") == "ok" else {}
-        t.add_row(str(row["rank"]), n, f"{row['score']:+.3f}",
-                  fmt(par["hybrid"].get("explainers", {}).get(n, {}).get("pointing_game")),
-                  fmt(ae.get("hit_target")), fmt(ae.get("hit_feat")), fmt(ae.get("plausibility_expected")),
-                  fmt(ae.get("plausibility_alternative")),
-                  fmt(par.get("composite", {}).get("explainers", {}).get(n, {}).get("pointing_game")),
-                  "yes" if row["trusted"] else "no")
-    h = par["hybrid"]
-    t.add_row("", "random", "", fmt(h["baselines"]["random"]), *(fmt(a["baselines"]["random"][m]) for m in
-              ("hit_target", "hit_feat", "plausibility_expected", "plausibility_alternative")) if a.get("status") == "ok" else ("–",) * 4,
-              fmt(par.get("composite", {}).get("baselines", {}).get("random")), "")
-    if a.get("status") == "ok":
-        for b in ("last", "last_noun"):
-            t.add_row("", b, "", "–", *(fmt(a["baselines"][b][m]) for m in ("hit_target", "hit_feat", "plausibility_expected", "plausibility_alternative")), "–", "")
-    return t
+        t.add_row(str(row["rank"]), n, f"{row['score']:+.3f}", _score(hybrid.get("explainers", {}).get(n, {}).get("pointing_game")),
+                  _score(suite.get("explainers", {}).get(n, {}).get("pointing_game")), "yes" if row["trusted"] else "no",
+                  end_section=row is card["ranking"][-1])
+    t.add_row("", "random", "", _score(hybrid["baselines"]["random"]), _score(suite.get("baselines", {}).get("random")), "")
+    parts: list[Any] = [t, Text(RANKING_LEGEND, style="dim")]
+    if agreement_ok:
+        g = Table(title=f"agreement on the number probe: {a['model']}", title_justify="left")
+        for col in ("explainer", "hit\ntarget", "hit\nfeat", "plaus.\nexp", "plaus.\nalt"):
+            g.add_column(col, justify="left" if col == "explainer" else "right", overflow="fold")
+        for row in card["ranking"]:
+            e = a.get("explainers", {}).get(row["explainer"], {})
+            g.add_row(row["explainer"], *(_score(e.get(m)) for m in _AGREEMENT), end_section=row is card["ranking"][-1])
+        for b in ("random", "last", "last_noun"):
+            g.add_row(b, *(_score(a["baselines"][b][m]) for m in _AGREEMENT))
+        parts += [g, Text(AGREEMENT_LEGEND, style="dim")]
+    return Group(*parts)
 
 
 def trust_command(model: str, out: Path, opts: CardOptions, *, models_dir: Path | None, data_root: Path | None,
@@ -63,7 +88,7 @@ def trust_command(model: str, out: Path, opts: CardOptions, *, models_dir: Path 
     try:
         with progress_for(quiet, force_progress) as progress:
             card = build_card(model, opts, cache_dir=cache_dir, data_root=data_root, models_dir=models_dir, use_cache=use_cache,
-                              progress=progress, log=lambda m: err.print(m, markup=False), workers=workers)
+                              progress=progress, log=progress.log, workers=workers)
     except S2LCTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pty
+import re
 import select
 import subprocess
 import sys
@@ -46,13 +47,15 @@ def test_several_models_side_by_side_in_one_table():
     assert "100.0% (2)" in row and "50.0% (1)" in row  # one column per model, same row
 
 
-def _run_cli(args: list[str], tty: bool, cwd: Path) -> str:
+def _run_cli(args: list[str], tty: bool, cwd: Path, stdout_too: bool = False) -> str:
+    """stderr of the command (on a pseudo-terminal when ``tty``); with ``stdout_too`` both streams
+    share the terminal, as in a user's shell."""
     cmd = [sys.executable, "-m", "s2lct.cli", *args]
     env = {**os.environ, "COLUMNS": "100"}
     if not tty:
         return subprocess.run(cmd, capture_output=True, text=True, cwd=cwd, env=env, timeout=300).stderr
     master, slave = pty.openpty()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=slave, cwd=cwd, env=env)
+    proc = subprocess.Popen(cmd, stdout=slave if stdout_too else subprocess.DEVNULL, stderr=slave, cwd=cwd, env=env)
     os.close(slave)
     chunks = []
     while True:
@@ -82,3 +85,17 @@ def test_run_progress_on_a_terminal_not_when_piped_unless_asked(tmp_path):
     assert "vader LC1" in forced
     quiet = _run_cli([*args, "--quiet"], tty=True, cwd=tmp_path)
     assert "vader LC1" not in quiet
+
+
+def test_progress_is_erased_before_the_table_and_never_redrawn_over_it(tmp_path):
+    """Bars and table share the terminal: once the table starts, no cursor-up or erase-line
+    sequence may follow (that redraw is what wiped the legend and footer)."""
+    write_tiny_suite(tmp_path / "generated")
+    screen = _run_cli(["run", "--model", "vader", "--no-cache"], tty=True, cwd=tmp_path, stdout_too=True)
+    table = screen.index("s2lct: vader")
+    assert "vader LC1" in screen[:table], screen  # the bars were drawn, before the table
+    after = screen[table:]
+    for control in ("\x1b[2K", "\x1b[1A", "\x1b[A"):
+        assert control not in after, repr(after)
+    text = " ".join(re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", after).split())
+    assert "LC4" in text and "Exp.fail|seed ok: expansions that fail" in text, text  # legend and footer survive
