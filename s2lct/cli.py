@@ -74,7 +74,7 @@ def doctor(
     console.print(table)
     for c in checks:
         if c.fix:
-            console.print(f"[bold]fix {escape(c.resource)}:[/] {escape(c.fix)}", highlight=False)
+            console.print(f"[bold]fix {escape(c.resource)}:[/] {escape(c.fix)}", highlight=False, soft_wrap=True)  # never wrapped: the command must copy whole
     missing = [c for c in checks if not c.ok]
     typer.echo(f"{len(missing)} missing" if missing else "everything configured is there")
     if missing:

@@ -9,9 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from s2lct.config import get_settings
 from s2lct.corpus.spacy_pipeline import install_command
-from s2lct.doctor import check_resources
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -42,7 +40,10 @@ def test_generate_with_an_unknown_pipeline_says_what_is_valid_in_one_line(tmp_pa
     assert not (tmp_path / "out").exists()
 
 
-def test_doctor_gives_the_published_pipelines_download_command() -> None:
-    [check] = [c for c in check_resources(get_settings(spacy_model="en_core_web_lg")) if c.key == "spacy_model"]
-    assert check.status == "missing"
-    assert check.fix.startswith("install it with `python -m spacy download en_core_web_lg`; or set --spacy-model")
+def test_doctor_gives_the_published_pipelines_download_command_unwrapped() -> None:
+    res = subprocess.run([sys.executable, "-m", "s2lct.cli", "doctor", "--spacy-model", "en_core_web_lg"], cwd=REPO,
+                         env={**os.environ, "PYTHONPATH": str(REPO), "COLUMNS": "40"}, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 1, res.stderr
+    fixes = [line for line in res.stdout.splitlines() if line.startswith("fix ")]
+    assert fixes == ["fix spaCy pipeline (PoS tags): install it with `python -m spacy download en_core_web_lg`; "
+                     "or set --spacy-model, S2LCT_SPACY_MODEL or spacy_model = ... in s2lct.toml"], res.stdout
