@@ -129,32 +129,34 @@ def check_resources(settings: Settings, flags: dict[str, object] | None = None) 
     return checks
 
 
-# The optional stages doctor reports on → packages they need at run time without importing them by name.
-STAGES: dict[str, tuple[str, ...]] = {
-    "s2lct.expand": (),
-    "s2lct.explain": (),
-    "s2lct.trust": (),
-    "s2lct.retrain": ("accelerate",),  # transformers' Trainer refuses to start without it
+# The optional stages doctor reports on: name → (package, what it needs at run time without importing it by name).
+STAGES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "expansion": ("s2lct.expand", ()),
+    "explain": ("s2lct.explain", ()),
+    "trust": ("s2lct.trust", ()),
+    "retrain": ("s2lct.retrain", ("accelerate",)),  # transformers' Trainer refuses to start without it
 }
-_STAGE_NAMES = {"s2lct.expand": "expansion", "s2lct.explain": "explain", "s2lct.trust": "trust", "s2lct.retrain": "retrain"}
+# Import names whose distribution is named otherwise (the rest differ at most in case and - _ .).
+_DISTRIBUTIONS = {"ruamel": "ruamel.yaml", "yaml": "pyyaml", "_pytest": "pytest"}
 
 
 def stage_imports(stage: str) -> tuple[list[str], list[str]]:
-    """(s2lct modules, third-party modules) that running ``stage`` imports, lazy imports included."""
+    """(s2lct modules, third-party modules) that running stage ``stage`` imports, lazy imports included."""
     import s2lct
     from s2lct.source_imports import import_graph, module_imports
 
     root = Path(s2lct.__file__).parent
     imports, graph = module_imports(root), import_graph(root)
     ours: set[str] = set()
-    todo = [m for m in graph if m == stage or m.startswith(f"{stage}.")]
+    package, needs = STAGES[stage]
+    todo = [m for m in graph if m == package or m.startswith(f"{package}.")]
     while todo:
         module = todo.pop()
         if module not in ours:
             ours.add(module)
             todo.extend(graph[module])
     theirs = {m for o in ours for m, _ in imports[o] if m.split(".")[0] not in sys.stdlib_module_names and m.split(".")[0] != "s2lct"}
-    return sorted(ours), sorted(theirs | set(STAGES[stage]))
+    return sorted(ours), sorted(theirs | set(needs))
 
 
 def pip_command(module: str) -> str:
@@ -170,7 +172,8 @@ def pip_command(module: str) -> str:
     except metadata.PackageNotFoundError:
         requires = []
     wanted = {norm(re.match(r"[A-Za-z0-9._-]+", r).group()): r.split(";")[0].strip() for r in requires}
-    requirement = wanted.get(norm(module), module)
+    name = _DISTRIBUTIONS.get(module, module)
+    requirement = wanted.get(norm(name), name)
     return f"pip install '{requirement}'" if any(c in requirement for c in "<>=!~[") else f"pip install {requirement}"
 
 
@@ -191,5 +194,5 @@ def check_stages(stages: tuple[str, ...] = tuple(STAGES)) -> list[Check]:
                            f"run `{pip_command((missing or module).split('.')[0])}`")
                 break
         detail, fix = problem or ("imports " + ", ".join(sorted({m.split(".")[0] for m in theirs})), "")
-        checks.append(Check(f"{_STAGE_NAMES[stage]} stage", "stage", stage, f"{len(ours)} modules", "missing" if problem else "ok", detail, fix))
+        checks.append(Check(f"{stage} stage", "stage", STAGES[stage][0], f"{len(ours)} modules", "missing" if problem else "ok", detail, fix))
     return checks
