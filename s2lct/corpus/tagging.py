@@ -10,23 +10,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from s2lct.errors import MissingResourceError
+from s2lct.corpus.spacy_pipeline import load_pipeline
 
 _TAG_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler")
 
 
 class PosTagger:
     def __init__(self, model: str) -> None:
-        import spacy
-
-        try:
-            self.nlp = spacy.load(model, exclude=["parser", "ner", "lemmatizer", "senter"])
-        except OSError as exc:
-            raise MissingResourceError(
-                f"spaCy pipeline {model!r}",
-                f"install it (e.g. `python -m spacy download {model}`) or set --spacy-model, S2LCT_SPACY_MODEL or spacy_model = ... in s2lct.toml / [tool.s2lct] "
-                f"to an installed pipeline name or path ({str(exc).splitlines()[0][:120]})",
-            ) from None
+        self.nlp = load_pipeline(model, exclude=["parser", "ner", "lemmatizer", "senter"])
         meta = self.nlp.meta
         self.identity = f"spacy:{meta.get('lang', 'xx')}_{meta.get('name', model)}=={meta.get('version', '?')}"
         self._components = [(n, p) for n, p in self.nlp.pipeline if n in _TAG_COMPONENTS]

@@ -1,73 +1,19 @@
 """The package's import graph has no circle, counting imports inside functions too.
 
-Edges are read from the source with ``ast`` (every ``import``/``from … import`` statement, at any
-depth), so a lazy import cannot hide a circle. Imports under ``if TYPE_CHECKING:`` are left out:
-they never run. ``from pkg import name`` counts as an edge to ``pkg.name`` when that is a module.
+Edges are read from the source (``s2lct.source_imports``: every import statement at any depth), so
+a lazy import cannot hide a circle; imports under ``if TYPE_CHECKING:`` never run and are left out.
 """
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 
 import s2lct
+from s2lct.source_imports import import_graph
 
 PACKAGE_DIR = Path(s2lct.__file__).parent
-
-
-def _modules(root: Path) -> dict[str, Path]:
-    out = {}
-    for path in root.rglob("*.py"):
-        parts = list(path.relative_to(root.parent).with_suffix("").parts)
-        if parts[-1] == "__init__":
-            parts.pop()
-        out[".".join(parts)] = path
-    return out
-
-
-def _is_type_checking(node: ast.If) -> bool:
-    test = node.test
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
-    )
-
-
-def _imports(tree: ast.AST, package: str) -> list[tuple[str, list[str]]]:
-    """(module, imported names) for every runtime import statement in the tree."""
-    found: list[tuple[str, list[str]]] = []
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.If) and _is_type_checking(node):
-            for child in node.orelse:
-                visit(child)
-            return
-        if isinstance(node, ast.Import):
-            found.extend((a.name, []) for a in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            found.append((module, [a.name for a in node.names]))
-        for child in ast.iter_child_nodes(node):
-            visit(child)
-
-    visit(tree)
-    return found
-
-
-def import_graph(root: Path) -> dict[str, set[str]]:
-    modules = _modules(root)
-    graph: dict[str, set[str]] = {m: set() for m in modules}
-    for name, path in modules.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for module, names in _imports(ast.parse(path.read_text(encoding="utf-8")), package):
-            targets = [f"{module}.{n}" for n in names if f"{module}.{n}" in modules] or [module]
-            graph[name].update(t for t in targets if t in modules and t != name)
-    return graph
 
 
 def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
