@@ -134,6 +134,17 @@ def generate(
     Console().print(table)
 
 
+@app.command("docs-counts", hidden=True)
+def docs_counts(
+    suite: Annotated[Path, typer.Option("--suite", help="Suite folder to count.")] = Path("generated"),
+    doc: Annotated[Path, typer.Option("--doc", help="Markdown file holding the suite-counts block.")] = Path("docs/specs.md"),
+) -> None:
+    """Maintenance: rewrite the suite-counts block of the docs from the suite files."""
+    from s2lct.suite_counts import rewrite_doc
+
+    typer.echo(f"{doc}: {'counts rewritten' if rewrite_doc(doc, suite) else 'counts already current'}")
+
+
 @app.command()
 def run(
     model: Annotated[list[str], typer.Option("--model", "-m", help="Model alias (vader, textblob, bert, roberta, distilbert, minilm-sst2), HF folder or hub name; repeatable or comma-separated.")],
