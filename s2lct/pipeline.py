@@ -61,6 +61,9 @@ def generate(
     expander: Callable[[list[CapabilityResult], ProgressFactory], dict[str, Any]] | None = None,
 ) -> GenerateReport:
     """Generate suites for the specs (all, or ``only`` these ids) into ``out_dir``."""
+    blocked = next((p for p in (Path(out_dir), *Path(out_dir).parents) if p.exists() and not p.is_dir()), None)
+    if blocked is not None:  # checked before minutes of work, not when writing
+        raise S2LCTError(f"--out: {out_dir} cannot be a suite folder ({blocked} is a file); give a folder path")
     spec_paths = [Path(specs_dir)] if isinstance(specs_dir, (str, Path)) else [Path(p) for p in specs_dir]
     specs = load_specs(spec_paths)
     if only:
