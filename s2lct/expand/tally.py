@@ -66,7 +66,7 @@ class ExpansionTally:
                 self.fluency[name] = self.fluency.get(name, 0) + 1
 
     def drops(self) -> list[tuple[str, int]]:
-        """Every check that dropped something, with its count, in pipeline order."""
+        """Every check that dropped something, with its count: stage by stage, the fluency checks by name."""
         named = [("PoS/neutral", self.pos_neutral), *sorted(self.fluency.items()), ("repeated word", self.repeats),
                  ("search rule", self.search), ("transform", self.transform)]
         return [(name, n) for name, n in named if n]
