@@ -116,6 +116,7 @@ def generate(
 ) -> None:
     """Search seeds, apply transforms (and expand), write one suite file per capability + manifest."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     from s2lct.pipeline import generate as run_generate
@@ -126,12 +127,26 @@ def generate(
             specs, out, settings, seed=seed, only=_split_ids(only), expand=not no_expand,
             compress=gzip, max_cases=max_cases, progress=bars,
         )
-    table = Table(title=f"suite written to {out}")
-    for col in ("capability", "name", "seeds", "seed cases", "expansions", "cases"):
-        table.add_column(col, justify="left" if col in ("capability", "name") else "right")
+    table = Table(title=f"suite written to {out}", title_justify="left")
+    for col in ("id", "seeds", "cases", "expanded", "total"):
+        table.add_column(col, justify="left" if col == "id" else "right", no_wrap=True)
+    table.add_column("why no expansion", overflow="fold", ratio=1)
     for cap, info in report.manifest["capabilities"].items():
-        table.add_row(cap, info["name"], str(info["seeds"]), str(info["seed_cases"]), str(info["expansion_cases"]), str(info["cases"]))
-    Console().print(table)
+        tally = report.expansion.get(cap)
+        why = (tally.reason() if tally else "not regenerated in this run") or ""
+        table.add_row(cap, str(info["seeds"]), str(info["seed_cases"]), str(info["expansion_cases"]), str(info["cases"]), escape(why))
+    Console(width=min(Console().width, 80)).print(table)
+
+
+@app.command("docs-counts", hidden=True)
+def docs_counts(
+    suite: Annotated[Path, typer.Option("--suite", help="Suite folder to count.")] = Path("generated"),
+    doc: Annotated[Path, typer.Option("--doc", help="Markdown file holding the suite-counts block.")] = Path("docs/specs.md"),
+) -> None:
+    """Maintenance: rewrite the suite-counts block of the docs from the suite files."""
+    from s2lct.suite_counts import rewrite_doc
+
+    typer.echo(f"{doc}: {'counts rewritten' if rewrite_doc(doc, suite) else 'counts already current'}")
 
 
 @app.command()

@@ -15,7 +15,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from s2lct.config import Settings
 from s2lct.constants import GENERATION_VERSION, __version__
 from s2lct.corpus.annotate import load_annotated_corpus
 from s2lct.errors import S2LCTError
+from s2lct.expand.tally import ExpansionTally, expansion_off
 from s2lct.generate.cases import build_capability
 from s2lct.progress import ProgressFactory, no_progress
 from s2lct.spec import load_specs, spec_hash
@@ -44,6 +45,7 @@ class GenerateReport:
     out_dir: Path
     results: list[CapabilityResult]
     manifest: dict[str, Any]
+    expansion: dict[str, ExpansionTally] = field(default_factory=dict)  # capability → its expansion funnel
 
 
 def generate(
@@ -59,6 +61,9 @@ def generate(
     expander: Callable[[list[CapabilityResult], ProgressFactory], dict[str, Any]] | None = None,
 ) -> GenerateReport:
     """Generate suites for the specs (all, or ``only`` these ids) into ``out_dir``."""
+    blocked = next((p for p in (Path(out_dir), *Path(out_dir).parents) if p.exists() and not p.is_dir()), None)
+    if blocked is not None:  # checked before minutes of work, not when writing
+        raise S2LCTError(f"--out: {out_dir} cannot be a suite folder ({blocked} is a file); give a folder path")
     spec_paths = [Path(specs_dir)] if isinstance(specs_dir, (str, Path)) else [Path(p) for p in specs_dir]
     specs = load_specs(spec_paths)
     if only:
@@ -75,14 +80,16 @@ def generate(
         task.advance()
     task.close()
     expansion_info: dict[str, Any] = {}
+    tallies = {r.spec.id: ExpansionTally(off=expansion_off(r.spec, expand)) for r in results}
     if expand:
         if expander is None:
             from s2lct.expand.suite_expansion import expand_results
 
             expander = expand_results
         expansion_info = expander(results, progress)
+        tallies.update(expansion_info.pop("tallies", {}))
     manifest = _write_suite(Path(out_dir), results, provenance, seed, expand, compress, only is not None and len(only) > 0, expansion_info)
-    return GenerateReport(Path(out_dir), results, manifest)
+    return GenerateReport(Path(out_dir), results, manifest, tallies)
 
 
 def _write_suite(

@@ -18,6 +18,7 @@ from s2lct.corpus.polarity import get_polarity
 from s2lct.corpus.sst import Sentence
 from s2lct.corpus.tagging import get_tagger
 from s2lct.expand.expander import ExpansionCandidate, SeedExpander
+from s2lct.expand.tally import ExpansionTally, expansion_off
 from s2lct.generate.cases import build_case
 from s2lct.generate.search import matches_any
 from s2lct.generate.transforms import TransformError, Variant, apply_ops
@@ -28,7 +29,7 @@ from s2lct.text import detokenize
 
 
 def _expandable(results: Sequence[CapabilityResult]) -> list[CapabilityResult]:
-    return [r for r in results if r.spec.expansion.enabled and r.spec.expansion.max_per_seed > 0]
+    return [r for r in results if expansion_off(r.spec) is None]
 
 
 def seeds_to_expand(results: Sequence[CapabilityResult]) -> list[tuple[str, ...]]:
@@ -44,22 +45,28 @@ def seeds_to_expand(results: Sequence[CapabilityResult]) -> list[tuple[str, ...]
 def expand_results(
     results: list[CapabilityResult], progress: ProgressFactory, expander: SeedExpander | None = None
 ) -> dict[str, Any]:
-    """Append expanded cases to each result in place; return manifest information."""
+    """Append expanded cases to each result in place; return manifest information and, under
+    ``"tallies"``, an ``ExpansionTally`` per capability (why it got the expansions it got)."""
     todo = _expandable(results)
     seeds = seeds_to_expand(todo)
     expander = expander or SeedExpander()
     task = progress("expanding seeds (seeds/s)", len(seeds))
-    candidates = expander.expand(seeds, on_progress=task.advance)
+    seed_results = expander.expand_results(seeds, on_progress=task.advance)
     task.close()
+    candidates = {s: list(r.candidates) for s, r in seed_results.items()}
     annotated = _annotate_candidates(candidates)
+    tallies = {r.spec.id: ExpansionTally(off=expansion_off(r.spec)) for r in results}
     for r in todo:
-        _add_expansions(r, candidates, annotated)
+        tally = tallies[r.spec.id]
+        tally.add_seeds(seed_results[s] for s in seeds_to_expand([r]))
+        _add_expansions(r, candidates, annotated, tally)
         r.extra["expansion"] = {"max_per_seed": r.spec.expansion.max_per_seed, "word_rule": r.spec.expansion.word_rule}
     stats = expander.stats
     return {
         "resources": expander.resources(),
         "checks": _checks_description(expander),
         "stats": {"seeds": stats.seeds, "computed": stats.computed, "parse_failed": stats.parse_failed, "accepted": stats.accepted},
+        "tallies": tallies,
     }
 
 
@@ -106,7 +113,7 @@ def _as_seed(original: AnnotatedSentence, tokens: tuple[str, ...], info: tuple[A
     return AnnotatedSentence(sentence, tags, classes, words, n_words, original.shape, original.first_keeps_capital)
 
 
-def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
+def _add_expansions(r: CapabilityResult, candidates, annotated, tally: ExpansionTally) -> None:
     spec, k = r.spec, r.spec.expansion.max_per_seed
     new_cases = []
     for case in list(r.cases):
@@ -118,18 +125,23 @@ def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
             rules = spec.seeds[slot.seed].any_of
             for c in candidates.get(seed.tokens, ()):  # order is irrelevant: `accepted` is sorted below
                 if repeats_neighbour(c):
+                    tally.repeats += 1
                     continue
                 exp = _as_seed(seed, c.tokens, annotated[c.tokens])
                 if not matches_any(rules, exp):  # check (c): the seed's search rules still hold
+                    tally.search += 1
                     continue
                 try:  # the slot's transform must still apply and give the same variant
                     keep = exp.first_keeps_capital if exp.tokens[:1] == seed.tokens[:1] else None
                     same = [v for v in apply_ops(exp.tokens, exp.tags, slot.ops, keep) if v.name == variant.name]
                 except TransformError:
-                    continue
+                    same = []
                 if same:
                     accepted.append((c, slot_name, seed, same[0]))
+                else:
+                    tally.transform += 1
         accepted.sort(key=lambda t: (-t[0].score, -t[0].production_probability, t[1], t[0].tokens))
+        tally.beyond_k += max(0, len(accepted) - k)
         for c, slot_name, seed, variant in accepted[:k]:
             new_bound = dict(bound)
             new_bound[slot_name] = (seed, variant)
@@ -139,3 +151,4 @@ def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
     for c in new_cases:
         merged.setdefault(c.id, c)
     r.cases = [merged[i] for i in sorted(merged)]
+    tally.expansions = sum(c.expansion is not None for c in r.cases)

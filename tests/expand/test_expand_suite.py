@@ -6,7 +6,7 @@ import pytest
 
 from s2lct.config import get_settings
 from s2lct.corpus.annotate import load_annotated_corpus
-from s2lct.expand.expander import ExpansionCandidate, ExpansionStats, MaskFill
+from s2lct.expand.expander import ExpansionCandidate, ExpansionStats, MaskFill, SeedResult
 from s2lct.expand.suite_expansion import expand_results, repeats_neighbour
 from s2lct.generate.cases import build_capability
 from s2lct.spec import load_specs
@@ -28,19 +28,20 @@ def insert(seed: tuple[str, ...], pos: int, word: str, symbol: str, score: float
 
 
 class FakeExpander:
-    """Stands in for SeedExpander: fixed candidates per seed."""
+    """Stands in for SeedExpander: fixed candidates per seed (``make`` may return a whole SeedResult)."""
 
     def __init__(self, make):
         self.make = make
         self.stats = ExpansionStats()
         self.asked: list[tuple[str, ...]] = []
 
-    def expand(self, seeds, on_progress=None):
+    def expand_results(self, seeds, on_progress=None):
         self.asked = list(seeds)
         self.stats.seeds = len(seeds)
         if on_progress:
             on_progress(len(seeds))
-        return {s: self.make(s) for s in seeds}
+        made = {s: self.make(s) for s in seeds}
+        return {s: r if isinstance(r, SeedResult) else SeedResult("ok", tuple(r), None, 1, len(r)) for s, r in made.items()}
 
     def resources(self):
         return {"parser": "fake", "mlm": "fake"}
@@ -92,6 +93,42 @@ def test_lc4_keeps_best_k_that_still_meet_the_rules(corpus, specs):
             assert all(c.text[f.start : f.end] == f.text for f in c.fragments)
             assert ("is not" in c.text) == ("is not" in seed_case.text)  # the same negation variant
     assert [c.id for c in result.cases] == sorted(c.id for c in result.cases)
+    # the tally follows each candidate: per seed case one repeat, one search-rule drop, one beyond k=2
+    tally = info["tallies"]["LC4"]
+    n = len(before)
+    assert (tally.repeats, tally.search, tally.transform, tally.beyond_k, tally.expansions) == (n, n, 0, n, 2 * n)
+    assert tally.seeds == len(fake.asked) and tally.fills == 5 * len(fake.asked) and tally.reason() is None
+
+
+def test_a_capability_without_expansions_says_which_checks_dropped_what(corpus, specs):
+    result = build_capability(specs["LC4"], corpus, seed=0)
+    pll_fail = {"pos": True, "neutral": True, "first_word": {"pass": True, "score": 0}, "pll": {"pass": False, "score": -9.0}}
+
+    def make(seed):  # 4 fills: 2 fail PoS/neutrality, 1 the pll check, 1 repeats its neighbour
+        last = len(seed) - 1
+        rejected = ExpansionCandidate(seed, seed[:last] + ("so",) + seed[last:], (MaskFill(last, "RB", "so", 0.5),), "X -> RB", 0.1, 0.5, pll_fail)
+        return SeedResult("ok", (insert(seed, last, seed[last - 1], "NN", 0.7),), None, 2, 4, (rejected,))
+
+    fake = FakeExpander(make)
+    info = expand_results([result], no_progress, expander=fake)
+    seeds, cases = len(fake.asked), len(result.cases)
+    assert not any(c.expansion for c in result.cases)
+    assert info["tallies"]["LC4"].reason() == (
+        f"all {4 * seeds} fills of {seeds} seeds rejected: PoS/neutral {2 * seeds}, pll {seeds}, repeated word {cases}")
+
+
+def test_no_expansion_reasons_when_nothing_could_be_filled(corpus, specs):
+    lc4, lc5 = specs["LC4"], specs["LC5"]
+    off = lc5.model_copy(update={"expansion": lc5.expansion.model_copy(update={"enabled": False})})
+    results = [build_capability(lc4, corpus, seed=0), build_capability(off, corpus, seed=0)]
+    fake = FakeExpander(lambda seed: SeedResult("ok", (), None, 0, 0))  # the grammar allows no further word
+    tallies = expand_results(results, no_progress, expander=fake)["tallies"]
+    assert len(fake.asked) == len({c.seeds[0].index for c in results[0].cases})  # LC5's seeds are not expanded
+    assert tallies["LC4"].reason() == f"no seed had a grammar difference (no place for one more word in {len(fake.asked)} seeds)"
+    assert tallies["LC5"].reason() == "off: expansion.enabled: false in the spec"
+    parse_failed = FakeExpander(lambda seed: SeedResult("parse_failed", (), "too long"))
+    results = [build_capability(lc4, corpus, seed=0)]
+    assert expand_results(results, no_progress, expander=parse_failed)["tallies"]["LC4"].reason().startswith("no seed parsed")
 
 
 def test_lc1_rejects_a_fill_that_adds_a_sentiment_adjective(corpus, specs):

@@ -35,7 +35,7 @@ def cases(suite_dir):
     return load_suite(suite_dir)
 
 
-def test_all_eleven_suites_and_manifest(suite_dir, specs, repo_dir):
+def test_one_suite_per_spec_and_manifest(suite_dir, specs, repo_dir):
     files = suite_files(suite_dir)
     assert sorted(files) == sorted(specs)
     manifest = load_manifest(suite_dir)
