@@ -5,9 +5,14 @@ from __future__ import annotations
 from s2lct.run.report import CaseOutcome
 
 
-def outcome(cid, cap, passed, predicted="positive", seed_case=None, seed_passed=None, truncated=False, text=None):
-    return CaseOutcome(cid, cap, text or f"text of {cid}", ("negative",), predicted,
-                       {"negative": 0.1, "neutral": 0.0, "positive": 0.9}, passed, truncated, seed_case, seed_passed)
+THREE_CLASS = {"negative": 0.1, "neutral": 0.2, "positive": 0.7}
+BINARY = {"negative": 0.3, "neutral": 0.0, "positive": 0.7}  # binary models' adapters report p(neutral) 0
+
+
+def outcome(cid, cap, passed, predicted="positive", seed_case=None, seed_passed=None, truncated=False, text=None,
+            probs=THREE_CLASS):
+    return CaseOutcome(cid, cap, text or f"text of {cid}", ("negative",), predicted, dict(probs), passed, truncated,
+                       seed_case, seed_passed)
 
 
 def sample_outcomes():

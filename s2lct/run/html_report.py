@@ -1,137 +1,156 @@
-"""The HTML report: one self-contained page (no network) with the results of one or more models.
+"""The HTML report: one self-contained page (no network, works offline as a single file).
 
-The data is embedded as JSON and a small inline script draws the bar chart of failure rates (models
-side by side) as SVG; the failing cases are plain HTML tables.
+Everything is rendered here, not by scripts, so the page reads the same without JavaScript: a bar
+chart of failure rates (a CSS grid with one row per capability and the models' bars side by side,
+every label in its own cell so that labels cannot overlap at any width), each model's table, and its
+failing cases grouped per capability in collapsible sections. The page's one small script adds a
+box that filters the failing cases by text and updates the counts. For a binary model the page says
+how its p(positive) becomes three labels (the neutral band), and each failing case shows that rule
+instead of a p(neutral) that is always 0.
 """
 
 from __future__ import annotations
 
-import html
-import json
 from collections.abc import Sequence
+from html import escape
+from importlib import resources
+from string import Template
 
-from s2lct.run.report import ModelReport, _all_capabilities, _pct, first_failing
+from s2lct.models.base import positive_share
+from s2lct.run.report import CapabilityStats, CaseOutcome, ModelReport, _all_capabilities, _pct, first_failing
 
 HTML_FAILING_PER_CAPABILITY = 50
-
-
-_HTML_TEMPLATE = """<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>s2lct results</title>
-<style>
-body {{ font-family: system-ui, sans-serif; margin: 2em; color: #222; }}
-table {{ border-collapse: collapse; margin: 1em 0; }}
-th, td {{ border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: left; vertical-align: top; }}
-td.num {{ text-align: right; }}
-#chart svg text {{ font-size: 12px; }}
-.legend span {{ display: inline-block; margin-right: 1.5em; }}
-.swatch {{ display: inline-block; width: 0.9em; height: 0.9em; margin-right: 0.3em; vertical-align: middle; }}
-</style>
-</head>
-<body>
-<h1>s2lct results</h1>
-<p>Failure rate per capability (a case fails when the predicted label is not among its expected labels).</p>
-<div id="legend" class="legend"></div>
-<div id="chart"></div>
-<noscript><p>The chart needs JavaScript; the tables below hold the same numbers.</p></noscript>
-{tables}
-<script type="application/json" id="s2lct-data">{data}</script>
-<script>
-(function () {{
-  var data = JSON.parse(document.getElementById("s2lct-data").textContent);
-  var models = data.models;
-  var caps = data.capabilities;
-  var colors = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7"];
-  var NS = "http://www.w3.org/2000/svg";
-  var barW = 22, gap = 18, left = 50, top = 20, plotH = 240, bottom = 60;
-  var groupW = models.length * barW + gap;
-  var width = left + caps.length * groupW + 20, height = top + plotH + bottom;
-  function el(name, attrs, text) {{
-    var e = document.createElementNS(NS, name);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }}
-  var svg = el("svg", {{width: width, height: height, id: "failure-chart", role: "img",
-                        "aria-label": "Failure rate per capability"}});
-  for (var t = 0; t <= 100; t += 25) {{
-    var y = top + plotH - plotH * t / 100;
-    svg.appendChild(el("line", {{x1: left - 4, x2: width - 10, y1: y, y2: y, stroke: "#ddd"}}));
-    svg.appendChild(el("text", {{x: left - 8, y: y + 4, "text-anchor": "end"}}, t + "%"));
-  }}
-  caps.forEach(function (cap, ci) {{
-    var x0 = left + ci * groupW + gap / 2;
-    models.forEach(function (m, mi) {{
-      var st = m.rates[cap.id];
-      if (!st) return;
-      var rate = st.failure_rate, h = plotH * rate, x = x0 + mi * barW;
-      var rect = el("rect", {{"class": "bar", x: x, y: top + plotH - h, width: barW - 3, height: h,
-                             fill: colors[mi % colors.length], "data-model": m.model, "data-capability": cap.id,
-                             "data-rate": rate, "data-cases": st.cases, "data-failures": st.failures}});
-      rect.appendChild(el("title", {{}}, m.model + " " + cap.id + ": " + st.failures + "/" + st.cases));
-      svg.appendChild(rect);
-      svg.appendChild(el("text", {{"class": "bar-label", x: x + (barW - 3) / 2, y: top + plotH - h - 4,
-                                  "text-anchor": "middle", "data-model": m.model, "data-capability": cap.id,
-                                  "font-size": "9"}}, (100 * rate).toFixed(1) + "%"));
-    }});
-    svg.appendChild(el("text", {{"class": "cap-label", x: x0 + models.length * barW / 2, y: top + plotH + 16,
-                                "text-anchor": "middle"}}, cap.id));
-  }});
-  document.getElementById("chart").appendChild(svg);
-  var legend = document.getElementById("legend");
-  models.forEach(function (m, mi) {{
-    var s = document.createElement("span");
-    var sw = document.createElement("span");
-    sw.className = "swatch"; sw.style.background = colors[mi % colors.length];
-    s.appendChild(sw); s.appendChild(document.createTextNode(m.model));
-    legend.appendChild(s);
-  }});
-  document.body.setAttribute("data-chart-ready", "1");
-}})();
-</script>
-</body>
-</html>
-"""
+COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
 
 
 def render_html(reports: Sequence[ModelReport]) -> str:
-    caps = _all_capabilities(reports)
-    data = {
-        "capabilities": [{"id": k, "name": n} for k, n in caps],
-        "models": [
-            {"model": r.model, "rates": {c.id: {"failure_rate": c.failure_rate, "cases": c.cases, "failures": c.failures}
-                                       for c in r.capabilities}}
-            for r in reports
-        ],
-    }
-    blob = json.dumps(data, ensure_ascii=False).replace("</", "<\\/")
-    esc = html.escape
-    parts: list[str] = []
-    for r in reports:
-        parts.append(f'<h2>{esc(r.model)}</h2>\n<p>Model identity: <code>{esc(r.identity)}</code></p>')
-        parts.append('<table class="summary"><thead><tr><th>Capability</th><th>Name</th><th>Cases</th><th>Failures</th>'
-                     "<th>Failure rate</th><th>Expansions</th><th>Seed passed, expansion failed</th><th>Truncated</th></tr></thead><tbody>")
-        for c in [*r.capabilities, r.total]:
-            cid = "TOTAL" if c is r.total else c.id
-            parts.append(f'<tr data-model="{esc(r.model)}" data-capability="{esc(cid)}"><td>{esc(cid)}</td>'
-                         f"<td>{'' if c is r.total else esc(c.name)}</td><td class=num>{c.cases}</td>"
-                         f"<td class=num>{c.failures}</td><td class=num>{_pct(c.failure_rate)}</td>"
-                         f"<td class=num>{c.expansion_cases}</td><td class=num>{c.seed_passed_expansion_failed}</td>"
-                         f"<td class=num>{c.truncated}</td></tr>")
-        parts.append("</tbody></table>")
-        if r.failing:
-            parts.append(f"<h3>Failing cases ({len(r.failing)}; at most {HTML_FAILING_PER_CAPABILITY} per capability shown)</h3>")
-            parts.append('<table class="failing"><thead><tr><th>Case</th><th>Text</th><th>Expected</th><th>Predicted</th>'
-                         "<th>p(negative)</th><th>p(neutral)</th><th>p(positive)</th></tr></thead><tbody>")
-            for o in first_failing(r, HTML_FAILING_PER_CAPABILITY):
-                p = o.probs
-                parts.append(f'<tr class="failing-case" data-model="{esc(r.model)}" data-case="{esc(o.case_id)}">'
-                             f"<td>{esc(o.case_id)}</td><td>{esc(o.text)}"
-                             + (f'<br><small class="explanation">{esc(o.explanation["summary"])}</small>' if o.explanation else "")
-                             + f"</td><td>{esc(', '.join(o.expected))}</td>"
-                             f"<td>{esc(o.predicted)}</td><td class=num>{p['negative']:.3f}</td>"
-                             f"<td class=num>{p['neutral']:.3f}</td><td class=num>{p['positive']:.3f}</td></tr>")
-            parts.append("</tbody></table>")
-    return _HTML_TEMPLATE.format(tables="\n".join(parts), data=blob)
+    """The whole page for one or more models."""
+    names = ", ".join(r.model for r in reports)
+    body = [
+        "<h1>s2lct results</h1>",
+        f"<p>{escape(names)} on the suite <code>{escape(reports[0].suite or '?') if reports else '?'}</code>. "
+        "A case fails when the predicted label is not among its expected labels.</p>",
+        *(_band_note(r) for r in reports if r.neutral_band is not None),
+        _chart(reports),
+        _filter_box() if any(r.failing for r in reports) else "",
+        *(_model_section(r) for r in reports),
+    ]
+    template = Template(resources.files("s2lct").joinpath("templates/report.html").read_text(encoding="utf-8"))
+    return template.substitute(body="\n".join(part for part in body if part))
+
+
+def _num(x: float) -> str:
+    """A band limit as written in the page: 1/3 → 0.333, 0.2 → 0.2."""
+    return f"{x:.3g}"
+
+
+def _band_note(r: ModelReport) -> str:
+    """Why a binary model's cases show p(positive) and a rule: it has no neutral class of its own."""
+    assert r.neutral_band is not None
+    low, high = (_num(x) for x in r.neutral_band)
+    return (f'<p class="note binary-note" data-model="{escape(r.model)}"><strong>{escape(r.model)} is a binary model</strong>: '
+            "it gives only p(negative) and p(positive). s2lct reads it as three labels from p(positive): "
+            f"below {low} → negative; from {low} to {high}, the <em>neutral band</em> → neutral; above {high} → positive. "
+            "Its failing cases therefore show p(positive) and this rule instead of a p(neutral), which is always 0. "
+            "Change the band with <code>--neutral-band LOW,HIGH</code> "
+            "(pytest: <code>--s2lct-neutral-band LOW,HIGH</code>).</p>")
+
+
+# --------------------------------------------------------------------------------------- chart
+def _chart(reports: Sequence[ModelReport]) -> str:
+    """Failure rate per capability: a label cell and a cell of bars (one per model, value beside it) per row."""
+    legend = "".join(f'<span><span class="swatch" style="background:{COLORS[i % len(COLORS)]}"></span>{escape(r.model)}</span>'
+                     for i, r in enumerate(reports))
+    by_model = [{c.id: c for c in r.capabilities} for r in reports]
+    rows = []
+    for cap_id, name in _all_capabilities(reports):
+        bars = []
+        for i, (r, caps) in enumerate(zip(reports, by_model, strict=True)):
+            st = caps.get(cap_id)
+            if st is None:
+                continue
+            data = f'data-model="{escape(r.model)}" data-capability="{escape(cap_id)}"'
+            title = f"{r.model} {cap_id}: {st.failures} of {st.cases} cases fail"
+            bars.append(f'<div class="bar-row" title="{escape(title)}"><div class="track"><div class="bar" {data} '
+                        f'data-rate="{st.failure_rate:.6f}" style="width:{100 * st.failure_rate:.2f}%;'
+                        f'background:{COLORS[i % len(COLORS)]}"></div></div>'
+                        f'<span class="bar-label" {data}>{_pct(st.failure_rate)}</span></div>')
+        rows.append(f'<div class="cap-label" data-capability="{escape(cap_id)}"><span class="cap-id">{escape(cap_id)}</span>'
+                    f'<span class="cap-name">{escape(name) if name != cap_id else ""}</span></div>'
+                    f'<div class="bars">{"".join(bars)}</div>')
+    return ("<h2>Failure rate per capability</h2>\n"
+            "<p>Bar length is the share of the capability's cases that fail (the full track is 100%, gridlines every 25%).</p>\n"
+            f'<div class="legend">{legend}</div>\n<div class="chart" id="failure-chart">\n' + "\n".join(rows) + "\n</div>")
+
+
+# --------------------------------------------------------------------------------------- tables
+def _filter_box() -> str:
+    """Hidden until the script runs: without JavaScript there is nothing to filter with, and every row shows."""
+    return ('<div class="filter" hidden><label>Filter failing cases by text: '
+            '<input type="search" id="case-filter" placeholder="e.g. not" autocomplete="off"></label> '
+            '<span id="filter-count" aria-live="polite"></span></div>')
+
+
+def _model_section(r: ModelReport) -> str:
+    parts = [f'<section class="model" data-model="{escape(r.model)}">',
+             f"<h2>{escape(r.model)}</h2>\n<p>Model identity: <code>{escape(r.identity)}</code></p>",
+             _summary_table(r)]
+    if r.failing:
+        parts.append(f"<h3>Failing cases: {r.total.failures} of {r.total.cases}</h3>\n"
+                     f"<p>Grouped per capability: open one to see its first {HTML_FAILING_PER_CAPABILITY} "
+                     "failing cases (the JSON report lists them all).</p>")
+        shown = first_failing(r, HTML_FAILING_PER_CAPABILITY)
+        for c in r.capabilities:
+            cases = [o for o in shown if o.capability == c.id]
+            if cases:
+                parts.append(_capability_section(r, c, cases))
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def _summary_table(r: ModelReport) -> str:
+    rows = []
+    for c in [*r.capabilities, r.total]:
+        cid = "TOTAL" if c is r.total else c.id
+        rows.append(f'<tr data-model="{escape(r.model)}" data-capability="{escape(cid)}"><td>{escape(cid)}</td>'
+                    f"<td>{'' if c is r.total else escape(c.name)}</td><td class=num>{c.cases}</td>"
+                    f"<td class=num>{c.failures}</td><td class=num>{_pct(c.failure_rate)}</td>"
+                    f"<td class=num>{c.expansion_cases}</td><td class=num>{c.seed_passed_expansion_failed}</td>"
+                    f"<td class=num>{c.truncated}</td></tr>")
+    return ('<div class="scroll"><table class="summary"><thead><tr><th>Capability</th><th>Name</th><th>Cases</th>'
+            "<th>Failures</th><th>Failure rate</th><th>Expansions</th><th>Seed passed, expansion failed</th>"
+            "<th>Truncated</th></tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody></table></div>")
+
+
+def _capability_section(r: ModelReport, c: CapabilityStats, cases: Sequence[CaseOutcome]) -> str:
+    """One capability's failing cases under a summary line of its id, name and counts (the script closes it)."""
+    more = f", first {len(cases)} shown" if len(cases) < c.failures else ""
+    head = ("<tr><th>Case</th><th>Text</th><th>Expected</th><th>Predicted</th>"
+            + ("<th>p(positive)</th><th>Decision rule</th>" if r.neutral_band else
+               "<th>p(negative)</th><th>p(neutral)</th><th>p(positive)</th>") + "</tr>")
+    return (f'<details open class="cap-failing" data-model="{escape(r.model)}" data-capability="{escape(c.id)}" '
+            f'data-failing="{c.failures}" data-cases="{c.cases}">\n'
+            f'<summary><span class="cap-id">{escape(c.id)}</span> {escape(c.name) if c.name != c.id else ""} '
+            f'<span class="counts">— {c.failures} of {c.cases} cases fail{more}</span> '
+            '<span class="match-count" hidden></span></summary>\n'
+            f'<div class="scroll"><table class="failing"><thead>{head}</thead><tbody>\n'
+            + "\n".join(_case_row(r, o) for o in cases) + "\n</tbody></table></div>\n</details>")
+
+
+def _case_row(r: ModelReport, o: CaseOutcome) -> str:
+    why = f'<br><small class="explanation">{escape(o.explanation["summary"])}</small>' if o.explanation else ""
+    return (f'<tr class="failing-case" data-model="{escape(r.model)}" data-case="{escape(o.case_id)}">'
+            f'<td>{escape(o.case_id)}</td><td><span class="case-text">{escape(o.text)}</span>{why}</td>'
+            f"<td>{escape(', '.join(o.expected))}</td><td>{escape(o.predicted)}</td>{_prob_cells(r, o)}</tr>")
+
+
+def _prob_cells(r: ModelReport, o: CaseOutcome) -> str:
+    """3-class models: the three probabilities. Binary: p(positive) and where it falls against the band."""
+    p = o.probs
+    if r.neutral_band is None:
+        return "".join(f"<td class=num>{p[label]:.3f}</td>" for label in ("negative", "neutral", "positive"))
+    low, high = (_num(x) for x in r.neutral_band)
+    p_pos = positive_share(p)
+    where = {"neutral": f"in the neutral band {low}–{high}", "positive": f"above the neutral band (&gt; {high})",
+             "negative": f"below the neutral band (&lt; {low})"}.get(o.predicted, "")
+    return f'<td class=num>{p_pos:.3f}</td><td class="rule">{where} → {escape(o.predicted)}</td>'

@@ -28,6 +28,7 @@ from typing import Any
 
 from s2lct.atomic import write_text
 from s2lct.errors import S2LCTError
+from s2lct.models.base import DEFAULT_NEUTRAL_BAND
 from s2lct.suite import natural_key
 
 REPORT_SUFFIXES = (".json", ".md", ".html")
@@ -123,6 +124,8 @@ class ModelReport:
     total: CapabilityStats
     failing: list[CaseOutcome] = field(default_factory=list)
     suite: str | None = None
+    #: for a binary model, the band of p(positive) read as ``neutral``; ``None`` for 3-class models
+    neutral_band: tuple[float, float] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -141,8 +144,15 @@ def build_report(
     outcomes: Iterable[CaseOutcome],
     names: Mapping[str, str] | None = None,
     suite: str | None = None,
+    neutral_band: tuple[float, float] | None = None,
 ) -> ModelReport:
-    """Aggregate case outcomes per capability (capabilities in natural order, failures in case order)."""
+    """Aggregate case outcomes per capability (capabilities in natural order, failures in case order).
+
+    ``neutral_band`` is the model's band; it is kept only when the outcomes are a binary model's
+    (see :func:`is_binary`), so that the reports can show p(positive) against it instead of a
+    meaningless p(neutral) of 0. Binary without a band given: the default band.
+    """
+    outcomes = list(outcomes)
     names = names or {}
     caps: dict[str, CapabilityStats] = {}
     total = CapabilityStats("total", "total")
@@ -157,7 +167,16 @@ def build_report(
             failing.append(o)
     ordered = [caps[k] for k in sorted(caps, key=natural_key)]
     failing.sort(key=lambda o: (natural_key(o.capability), o.case_id))
-    return ModelReport(model, identity, ordered, total, failing, suite)
+    band = (neutral_band or DEFAULT_NEUTRAL_BAND) if is_binary(outcomes) else None
+    return ModelReport(model, identity, ordered, total, failing, suite, band)
+
+
+def is_binary(outcomes: Sequence[CaseOutcome]) -> bool:
+    """Whether these are a binary model's outcomes: adapters give binary models ``neutral: 0.0`` always.
+
+    A 3-class model's softmax is never exactly 0, and a lexicon model's only at a score of exactly ±1.
+    """
+    return bool(outcomes) and all(o.probs.get("neutral", 0.0) == 0.0 for o in outcomes)
 
 
 # --------------------------------------------------------------------------------------- table
