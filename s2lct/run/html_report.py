@@ -140,7 +140,7 @@ def _capability_section(r: ModelReport, c: CapabilityStats, cases: Sequence[Case
 def _case_row(r: ModelReport, o: CaseOutcome) -> str:
     why = f'<br><small class="explanation">{escape(o.explanation["summary"])}</small>' if o.explanation else ""
     return (f'<tr class="failing-case" data-model="{escape(r.model)}" data-case="{escape(o.case_id)}">'
-            f'<td>{escape(o.case_id)}</td><td><span class="case-text">{escape(o.text)}</span>{why}</td>'
+            f'<td>{escape(o.case_id)}</td><td class="text"><span class="case-text">{escape(o.text)}</span>{why}</td>'
             f"<td>{escape(', '.join(o.expected))}</td><td>{escape(o.predicted)}</td>{_prob_cells(r, o)}</tr>")
 
 
