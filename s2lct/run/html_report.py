@@ -25,10 +25,11 @@ COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b0
 
 def render_html(reports: Sequence[ModelReport]) -> str:
     """The whole page for one or more models."""
-    names = ", ".join(r.model for r in reports)
+    suite = next((r.suite for r in reports if r.suite), None)
+    on_suite = f" on the suite <code>{escape(suite)}</code>" if suite else ""
     body = [
         "<h1>s2lct results</h1>",
-        f"<p>{escape(names)} on the suite <code>{escape(reports[0].suite or '?') if reports else '?'}</code>. "
+        f"<p>{escape(', '.join(r.model for r in reports))}{on_suite}. "
         "A case fails when the predicted label is not among its expected labels.</p>",
         *(_band_note(r) for r in reports if r.neutral_band is not None),
         _chart(reports),
