@@ -146,8 +146,7 @@ def to_prediction(
     for p, c in zip(class_probs, classes, strict=True):
         probs[c] += float(p)
     if "neutral" not in classes:
-        denom = probs["negative"] + probs["positive"]
-        p_pos = probs["positive"] / denom if denom > 0 else 0.5
+        p_pos = positive_share(probs)
         low, high = neutral_band
         if low <= p_pos <= high:
             label = "neutral"
@@ -156,6 +155,12 @@ def to_prediction(
     else:
         label = max(LABELS, key=lambda lab: (probs[lab], -LABELS.index(lab)))
     return Prediction(label, probs, truncated)
+
+
+def positive_share(probs: Mapping[str, float]) -> float:
+    """A binary model's p(positive) renormalised over the two classes: what the neutral band is applied to."""
+    denom = probs["negative"] + probs["positive"]
+    return probs["positive"] / denom if denom > 0 else 0.5
 
 
 def score_to_prediction(score: float, neutral_band: tuple[float, float]) -> Prediction:

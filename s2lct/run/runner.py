@@ -172,7 +172,8 @@ def run_suite(
         if log is not None:
             log(f"{model.name}: {len(selection.cases)} cases, {stats.computed} predicted, {stats.cached} from cache "
                 f"({time.perf_counter() - t0:.1f} s)")
-        rep = build_report(model.name, model.identity, outcomes_for(selection, preds), selection.names, str(suite))
+        rep = build_report(model.name, model.identity, outcomes_for(selection, preds), selection.names, str(suite),
+                           neutral_band=getattr(model, "neutral_band", None))
         if rep.total.truncated and log is not None:
             log(f"warning: {model.name}: {rep.total.truncated} input(s) were truncated to the model's length limit")
         reports.append(rep)

@@ -139,7 +139,7 @@ def test_several_models_side_by_side(env):
     run = env.runpytest("--model", "vader,textblob", "--s2lct-report", "r.html", "-q")
     assert run.ret == 1
     page = (env.path / "r.html").read_text()
-    assert '"model": "vader"' in page and '"model": "textblob"' in page
+    assert '<section class="model" data-model="vader">' in page and '<section class="model" data-model="textblob">' in page
 
 
 def test_max_cases_per_capability_is_seeded(env):
