@@ -24,3 +24,12 @@ def sample_outcomes():
         outcome("LC2-d", "LC2", False, seed_case="LC2-b", seed_passed=False),  # both failed
         outcome("LC2-e", "LC2", True, "negative", seed_case="LC2-a", seed_passed=True, truncated=True),
     ]
+
+
+def binary_outcomes():
+    """A binary model's failures on either side of the band and inside it (p(positive) 0.1, 0.5, 0.9)."""
+    return [
+        outcome("LC1-a", "LC1", False, "negative", probs={"negative": 0.9, "neutral": 0.0, "positive": 0.1}),
+        outcome("LC1-b", "LC1", False, "neutral", probs={"negative": 0.5, "neutral": 0.0, "positive": 0.5}),
+        outcome("LC1-c", "LC1", False, "positive", probs={"negative": 0.1, "neutral": 0.0, "positive": 0.9}),
+    ]

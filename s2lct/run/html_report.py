@@ -16,8 +16,16 @@ from html import escape
 from importlib import resources
 from string import Template
 
-from s2lct.models.base import positive_share
-from s2lct.run.report import CapabilityStats, CaseOutcome, ModelReport, _all_capabilities, _pct, first_failing
+from s2lct.run.outcomes import (
+    CapabilityStats,
+    CaseOutcome,
+    ModelReport,
+    all_capabilities,
+    band_limit,
+    band_rule,
+    first_failing,
+    percent,
+)
 
 HTML_FAILING_PER_CAPABILITY = 50
 COLORS = ("#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7")
@@ -40,15 +48,10 @@ def render_html(reports: Sequence[ModelReport]) -> str:
     return template.substitute(body="\n".join(part for part in body if part))
 
 
-def _num(x: float) -> str:
-    """A band limit as written in the page: 1/3 → 0.333, 0.2 → 0.2."""
-    return f"{x:.3g}"
-
-
 def _band_note(r: ModelReport) -> str:
     """Why a binary model's cases show p(positive) and a rule: it has no neutral class of its own."""
     assert r.neutral_band is not None
-    low, high = (_num(x) for x in r.neutral_band)
+    low, high = (band_limit(x) for x in r.neutral_band)
     return (f'<p class="note binary-note" data-model="{escape(r.model)}"><strong>{escape(r.model)} is a binary model</strong>: '
             "it gives only p(negative) and p(positive). s2lct reads it as three labels from p(positive): "
             f"below {low} → negative; from {low} to {high}, the <em>neutral band</em> → neutral; above {high} → positive. "
@@ -64,7 +67,7 @@ def _chart(reports: Sequence[ModelReport]) -> str:
                      for i, r in enumerate(reports))
     by_model = [{c.id: c for c in r.capabilities} for r in reports]
     rows = []
-    for cap_id, name in _all_capabilities(reports):
+    for cap_id, name in all_capabilities(reports):
         bars = []
         for i, (r, caps) in enumerate(zip(reports, by_model, strict=True)):
             st = caps.get(cap_id)
@@ -75,7 +78,7 @@ def _chart(reports: Sequence[ModelReport]) -> str:
             bars.append(f'<div class="bar-row" title="{escape(title)}"><div class="track"><div class="bar" {data} '
                         f'data-rate="{st.failure_rate:.6f}" style="width:{100 * st.failure_rate:.2f}%;'
                         f'background:{COLORS[i % len(COLORS)]}"></div></div>'
-                        f'<span class="bar-label" {data}>{_pct(st.failure_rate)}</span></div>')
+                        f'<span class="bar-label" {data}>{percent(st.failure_rate)}</span></div>')
         rows.append(f'<div class="cap-label" data-capability="{escape(cap_id)}"><span class="cap-id">{escape(cap_id)}</span>'
                     f'<span class="cap-name">{escape(name) if name != cap_id else ""}</span></div>'
                     f'<div class="bars">{"".join(bars)}</div>')
@@ -115,7 +118,7 @@ def _summary_table(r: ModelReport) -> str:
         cid = "TOTAL" if c is r.total else c.id
         rows.append(f'<tr data-model="{escape(r.model)}" data-capability="{escape(cid)}"><td>{escape(cid)}</td>'
                     f"<td>{'' if c is r.total else escape(c.name)}</td><td class=num>{c.cases}</td>"
-                    f"<td class=num>{c.failures}</td><td class=num>{_pct(c.failure_rate)}</td>"
+                    f"<td class=num>{c.failures}</td><td class=num>{percent(c.failure_rate)}</td>"
                     f"<td class=num>{c.expansion_cases}</td><td class=num>{c.seed_passed_expansion_failed}</td>"
                     f"<td class=num>{c.truncated}</td></tr>")
     return ('<div class="scroll"><table class="summary"><thead><tr><th>Capability</th><th>Name</th><th>Cases</th>'
@@ -150,8 +153,5 @@ def _prob_cells(r: ModelReport, o: CaseOutcome) -> str:
     p = o.probs
     if r.neutral_band is None:
         return "".join(f"<td class=num>{p[label]:.3f}</td>" for label in ("negative", "neutral", "positive"))
-    low, high = (_num(x) for x in r.neutral_band)
-    p_pos = positive_share(p)
-    where = {"neutral": f"in the neutral band {low}–{high}", "positive": f"above the neutral band (&gt; {high})",
-             "negative": f"below the neutral band (&lt; {low})"}.get(o.predicted, "")
-    return f'<td class=num>{p_pos:.3f}</td><td class="rule">{where} → {escape(o.predicted)}</td>'
+    p_pos, rule = band_rule(r, o)
+    return f'<td class=num>{p_pos:.3f}</td><td class="rule">{escape(rule)}</td>'

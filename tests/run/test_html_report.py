@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from _report_outcomes import BINARY, outcome, sample_outcomes
+from _report_outcomes import BINARY, binary_outcomes, outcome, sample_outcomes
 from _run_fixtures import build_tiny_hf_model, write_tiny_suite
 
 from s2lct.run.html_report import render_html
@@ -73,15 +73,6 @@ def _parse(page: str) -> _Page:
     p = _Page()
     p.feed(page)
     return p
-
-
-def binary_outcomes():
-    """A binary model's failures on either side of the band and inside it (p(positive) 0.1, 0.5, 0.9)."""
-    return [
-        outcome("LC1-a", "LC1", False, "negative", probs={"negative": 0.9, "neutral": 0.0, "positive": 0.1}),
-        outcome("LC1-b", "LC1", False, "neutral", probs={"negative": 0.5, "neutral": 0.0, "positive": 0.5}),
-        outcome("LC1-c", "LC1", False, "positive", probs={"negative": 0.1, "neutral": 0.0, "positive": 0.9}),
-    ]
 
 
 def test_html_escapes_case_text():

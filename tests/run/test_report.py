@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from _report_outcomes import sample_outcomes
+from _report_outcomes import binary_outcomes, sample_outcomes
 
 from s2lct.errors import S2LCTError
 from s2lct.run.report import (
@@ -68,3 +68,16 @@ def test_write_report_by_suffix(tmp_path):
 def test_report_dir_created(tmp_path):
     write_report(tmp_path / "deep" / "er" / "r.md", [build_report("m", "id", sample_outcomes())])
     assert Path(tmp_path / "deep" / "er" / "r.md").is_file()
+
+
+def test_markdown_and_json_show_a_binary_models_band_not_a_p_neutral_of_zero():
+    r = build_report("sst2", "id", binary_outcomes(), neutral_band=(0.2, 0.8))
+    md = render_markdown([r])
+    assert "sst2 is a binary model" in md and "0.2–0.8" in md
+    assert "p(neg / neu / pos)" not in md and "0.000" not in md  # no p(neutral) column of zeros
+    rows = {line.split(" | ")[0].strip("| "): line for line in md.splitlines() if line.startswith("| LC1-")}
+    assert "| 0.500 | in the neutral band 0.2–0.8 → neutral |" in rows["LC1-b"]
+    assert "| 0.900 | above the neutral band (> 0.8) → positive |" in rows["LC1-c"]
+    assert reports_json([r])["neutral_band"] == [0.2, 0.8]
+    three_class = build_report("vader", "id", sample_outcomes())
+    assert "neutral_band" not in reports_json([three_class]) and "p(neg / neu / pos)" in render_markdown([three_class])
