@@ -153,6 +153,7 @@ def docs_counts(
 def run(
     model: Annotated[list[str], typer.Option("--model", "-m", help="Model alias (vader, textblob, bert, roberta, distilbert, minilm-sst2), HF folder or hub name; repeatable or comma-separated.")],
     suite: Annotated[Path, typer.Option("--suite", help="Suite folder.")] = Path("generated"),
+    only: Annotated[Optional[str], typer.Option("--only", help="Comma-separated capability ids to run, e.g. LC4,CMP1 (default: all).")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Write the JSON report here.")] = None,
     report: Annotated[Optional[Path], typer.Option("--report", help="Write a report: .json, .md or .html by suffix.")] = None,
     max_cases_per_capability: Annotated[Optional[int], typer.Option("--max-cases-per-capability", min=1, help="Sample at most N cases per capability (fixed seed).")] = None,
@@ -176,7 +177,7 @@ def run(
     code = run_command(
         model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
         seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
-        use_cache=not no_cache, quiet=quiet, force_progress=progress,
+        use_cache=not no_cache, quiet=quiet, force_progress=progress, only=_split_ids(only),
     )
     if code:
         raise typer.Exit(code)

@@ -28,6 +28,7 @@ from s2lct.expand.tally import ExpansionTally, expansion_off
 from s2lct.generate.cases import build_capability
 from s2lct.progress import ProgressFactory, no_progress
 from s2lct.spec import load_specs, spec_hash
+from s2lct.suggest import unknown_names
 from s2lct.suite import (
     MANIFEST_NAME,
     SUITE_FORMAT_VERSION,
@@ -70,7 +71,7 @@ def generate(
         known = {s.id for s in specs}
         unknown = [o for o in only if o not in known]
         if unknown:
-            raise S2LCTError(f"--only: unknown capability {', '.join(unknown)}; known: {', '.join(s.id for s in specs)}")
+            raise S2LCTError("--only: " + unknown_names("capability", unknown, [s.id for s in specs], valid_label="known"))
         specs = [s for s in specs if s.id in set(only)]
     corpus, provenance = load_annotated_corpus(settings, progress)
     task = progress("searching seeds and applying templates", len(specs))

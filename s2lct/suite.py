@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from s2lct.atomic import open_text, short_hash, write_json, write_jsonl
 from s2lct.errors import SuiteFormatError
+from s2lct.suggest import unknown_names
 
 if TYPE_CHECKING:  # annotations only: the case model sits below every stage and imports none
     from s2lct.corpus.annotate import AnnotatedSentence
@@ -141,7 +142,7 @@ def load_suite(suite_dir: str | Path, only: Iterable[str] | None = None) -> list
     if wanted:
         unknown = sorted(wanted - set(files))
         if unknown:
-            raise SuiteFormatError(f"{suite_dir}: no suite for {', '.join(unknown)}; available: {', '.join(files) or 'none'}")
+            raise SuiteFormatError(f"{suite_dir}: " + unknown_names("capability", unknown, sorted(files, key=natural_key), valid_label="available"))
     cases: list[Case] = []
     for cap, path in files.items():
         if wanted is None or cap in wanted:

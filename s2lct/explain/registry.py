@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import deeplift, gradient, lime, limsse, perturbation  # noqa: F401  (they register themselves)
+from s2lct.suggest import unknown_name
+
 from .base import ExplainError, Explainer, explainers
 
 #: The default set of ``s2lct explain``: cheap, complementary, applicable to every model kind first.
@@ -19,7 +21,7 @@ def available() -> list[str]:
 def get_explainer(name: str) -> Explainer:
     names = available()
     if name not in names:
-        raise ExplainError(f"unknown explainer {name!r}; registered: {', '.join(names)}")
+        raise ExplainError(unknown_name("explainer", name, names, valid_label="registered"))
     return explainers.get(name)()
 
 

@@ -28,6 +28,7 @@ from ..cache import load_json_or
 from ..errors import S2LCTError
 from ..models import HF_ALIASES, LOCAL_ALIASES, load_model
 from ..models.base import SentimentModel
+from ..suggest import unknown_names
 from ..progress import ProgressFactory
 from ..suite import Case, load_manifest, load_suite, natural_key, suite_files
 from .accounting import Evaluation, account, evaluate, load_sst2, markdown_table
@@ -176,7 +177,7 @@ def retrain(
         raise RetrainError("no capability given; pass --capability LC4[,LC8...] (or --matrix for every capability)")
     unknown = [c for c in caps if c not in files]
     if unknown:
-        raise RetrainError(f"{suite}: no suite for {', '.join(unknown)}; available: {', '.join(sorted(files, key=natural_key))}")
+        raise RetrainError(f"{suite}: " + unknown_names("capability", unknown, sorted(files, key=natural_key), valid_label="available"))
     for name, value, low in (("--epochs", epochs, 0), ("--lr", lr, 0)):
         if not value > low:
             raise RetrainError(f"{name} {value} must be > {low}")

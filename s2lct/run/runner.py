@@ -141,8 +141,12 @@ def run_suite(
     use_cache: bool = True,
     log: Any = None,
     progress: Any = None,
+    only: Iterable[str] | None = None,
 ) -> list:
-    """Predict and judge every selected case for each model; returns one ModelReport per model."""
+    """Predict and judge every selected case for each model; returns one ModelReport per model.
+
+    ``only``: capability ids to run (all when None); an unknown id is an error with a suggestion.
+    """
     from s2lct.models import load_model
     from s2lct.run.predict import PredictStats, predict_texts
     from s2lct.run.report import build_report
@@ -152,7 +156,7 @@ def run_suite(
         raise S2LCTError("no model given; pass --model NAME (e.g. --model vader)")
     resolved = [load_model(n, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band, batch_size=batch_size)
                 for n in names]
-    selection = load_selection(suite, max_cases_per_capability, seed)
+    selection = load_selection(suite, max_cases_per_capability, seed, only=only)
     by_capability: dict[str, list[Any]] = {}
     for case in selection.cases:
         by_capability.setdefault(case.capability, []).append(case)
@@ -210,6 +214,7 @@ def run_command(
     console: Any = None,
     quiet: bool = False,
     force_progress: bool = False,
+    only: Iterable[str] | None = None,
 ) -> int:
     """``s2lct run``: print a per-capability table per model, write reports; returns the exit code.
 
@@ -236,7 +241,7 @@ def run_command(
             reports = run_suite(
                 models, suite, max_cases_per_capability=max_cases_per_capability, seed=seed, batch_size=batch_size,
                 models_dir=models_dir, label_map=label_map, neutral_band=neutral_band, use_cache=use_cache,
-                log=progress.log, progress=progress,
+                log=progress.log, progress=progress, only=only,
             )
         for table in render_tables(reports, width=console.width):
             console.print(table)

@@ -147,7 +147,7 @@ def test_interrupted_write_leaves_previous_suite_intact(tmp_path, suite_dir, rep
 
 def test_cli_errors_are_one_line(tmp_path, repo_dir):
     res = subprocess.run([sys.executable, "-m", "s2lct.cli", "generate", "--no-expand", "--only", "LC42", "--out", str(tmp_path)], capture_output=True, text=True, cwd=repo_dir)
-    assert res.returncode != 0 and res.stderr.strip().startswith("error: --only: unknown capability LC42")
+    assert res.returncode != 0 and res.stderr.strip().startswith("error: --only: unknown capability 'LC42' (did you mean 'LC4'?); known: LC1,")
     res = subprocess.run([sys.executable, "-m", "s2lct.cli", "generate", "--no-expand", "--data-root", str(tmp_path), "--out", str(tmp_path / "o")], capture_output=True, text=True, cwd=repo_dir)
     assert res.returncode == 2 and "Traceback" not in res.stderr
     assert res.stderr.strip().splitlines()[-1].startswith(f"error: missing {tmp_path}/sst/trees/train.txt")

@@ -168,7 +168,7 @@ def test_xdist_gives_the_same_results(env):
 def test_bad_input_errors(env):
     unknown = env.runpytest("--model", "robertta")
     assert unknown.ret == pytest.ExitCode.USAGE_ERROR
-    assert "unknown model 'robertta'; known: vader" in unknown.stderr.str()
+    assert "unknown model 'robertta' (did you mean 'roberta'?); known: vader" in unknown.stderr.str()
     missing = env.runpytest("--model", "vader", "--suite", "nowhere")
     assert missing.ret != 0 and "suite folder" in missing.stderr.str() and "does not exist" in missing.stderr.str()
     (env.path / "empty").mkdir()
@@ -255,3 +255,26 @@ def test_prediction_progress_before_the_items(env):
     assert out.index("s2lct: predicting vader") < out.index("[100%]")
     plain = env.runpytest("--model", "vader", "-q", "-p", "no:cacheprovider", "--s2lct-no-cache").stdout.str()
     assert "s2lct: predicting" not in plain  # not a terminal and not asked
+
+
+def test_only_selects_the_named_capabilities_and_the_header_counts_what_runs(env):
+    result = env.runpytest("--model", "vader", "--only", "LC4", "-p", "no:cacheprovider")
+    lc4 = [c for c in TINY_CASES if c.capability == "LC4"]
+    result.assert_outcomes(passed=sum(c.id not in VADER_FAILING for c in lc4), failed=sum(c.id in VADER_FAILING for c in lc4))
+    assert all(i.startswith("LC4::") for i in _ids(result) if i.startswith("LC"))
+    result.stdout.fnmatch_lines([f"s2lct: {len(lc4)} of {len(lc4)} suite items selected"])
+
+
+def test_header_counts_the_items_left_after_marker_selection(env):
+    result = env.runpytest("--model", "vader", "-m", "negation", "-p", "no:cacheprovider")
+    outcomes = result.parseoutcomes()
+    ran = outcomes.get("passed", 0) + outcomes.get("failed", 0)
+    assert ran == sum(c.capability == "LC4" for c in TINY_CASES)  # only LC4 is marked negation
+    result.stdout.fnmatch_lines([f"s2lct: {ran} of {len(TINY_CASES)} suite items selected"])
+
+
+def test_unknown_capability_in_only_suggests_the_closest(env):
+    result = env.runpytest("--model", "vader", "--only", "LC44")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    err = result.stderr.str()
+    assert "unknown capability 'LC44' (did you mean 'LC4'?); available: LC1, LC4" in err and "Traceback" not in err

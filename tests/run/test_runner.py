@@ -70,7 +70,7 @@ def test_run_minilm(suite, tmp_path):
 @pytest.mark.parametrize(
     ("models", "suite_name", "needle", "code"),
     [
-        (["robertta"], "suite", "unknown model 'robertta'; known: vader, textblob, bert, roberta, distilbert, minilm-sst2", 2),
+        (["robertta"], "suite", "unknown model 'robertta' (did you mean 'roberta'?); known: vader, textblob, bert, roberta, distilbert, minilm-sst2", 2),
         (["vader"], "missing", "does not exist", 2),
         (["vader"], "empty", "holds no", 2),
     ],
