@@ -27,7 +27,6 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from s2lct.suggest import unknown_name
 from s2lct.models.base import (
     DEFAULT_NEUTRAL_BAND,
     LABELS,
@@ -37,28 +36,9 @@ from s2lct.models.base import (
     normalise_label,
     parse_label_map,
     parse_neutral_band,
-    score_to_prediction,
     to_prediction,
 )
-
-__all__ = [
-    "DEFAULT_NEUTRAL_BAND",
-    "ENTRY_POINT_GROUP",
-    "HF_ALIASES",
-    "LABELS",
-    "LEXICON_MODELS",
-    "LOCAL_ALIASES",
-    "CallableModel",
-    "ModelError",
-    "Prediction",
-    "SentimentModel",
-    "available_aliases",
-    "load_model",
-    "parse_label_map",
-    "parse_neutral_band",
-    "score_to_prediction",
-    "to_prediction",
-]
+from s2lct.suggest import unknown_name
 
 ENTRY_POINT_GROUP = "s2lct_models"
 
