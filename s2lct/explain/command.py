@@ -313,8 +313,12 @@ def format_failure(record: dict[str, Any], verdict: str | None = None) -> str:
             f"  evidence: {ev}\n  counter-evidence: {ce}\n  {where}")
 
 
-def command_consoles(threads: int | None, stdout_width: int) -> tuple[Any, Any]:
-    """(stdout, stderr) rich consoles of a long command, fixed widths when piped; torch threads as asked."""
+def command_consoles(threads: int | None) -> tuple[Any, Any]:
+    """(stdout, stderr) rich consoles of a long command; torch threads as asked.
+
+    Piped stdout gets rich's own width ($COLUMNS, else 80), which the tables are built to fit, so
+    ``| less`` and files read like the terminal; stderr's log lines are not wrapped when piped.
+    """
     import sys
 
     from rich.console import Console
@@ -323,7 +327,7 @@ def command_consoles(threads: int | None, stdout_width: int) -> tuple[Any, Any]:
         import torch
 
         torch.set_num_threads(threads)
-    console = Console(highlight=False, width=None if sys.stdout.isatty() else stdout_width)
+    console = Console(highlight=False)
     err = Console(stderr=True, highlight=False, width=None if sys.stderr.isatty() else 200)
     return console, err
 
@@ -337,7 +341,7 @@ def explain_command(model: str, suite: Path, out: Path, *, only: str | None, exp
 
     from s2lct.progress import progress_for
 
-    console, err = command_consoles(threads, stdout_width=140)
+    console, err = command_consoles(threads)
     t0 = time.perf_counter()
     try:
         with progress_for(quiet, force_progress) as progress:

@@ -83,7 +83,7 @@ def trust_command(model: str, out: Path, opts: CardOptions, *, models_dir: Path 
 
     from .html import render_card_html
 
-    console, err = command_consoles(threads, stdout_width=160)
+    console, err = command_consoles(threads)
     t0 = time.perf_counter()
     try:
         with progress_for(quiet, force_progress) as progress:
