@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from s2lct.errors import MissingResourceError
+from s2lct.quiet_libraries import quiet_transformers
 
 Tokens = tuple[str, ...]
 
@@ -122,6 +123,7 @@ class MaskedLM:
 
         if self.threads:
             torch.set_num_threads(self.threads)
+        quiet_transformers()
         try:
             self._tok = AutoTokenizer.from_pretrained(self.model_name)
             self._model = AutoModelForMaskedLM.from_pretrained(self.model_name)

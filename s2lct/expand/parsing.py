@@ -29,6 +29,7 @@ from nltk import Tree
 
 from s2lct.atomic import sha256_file
 from s2lct.errors import MissingResourceError
+from s2lct.quiet_libraries import quiet_benepar
 
 parsers = catalogue.create("s2lct", "parsers", entry_points=True)
 
@@ -68,6 +69,7 @@ class BeneparParser:
 
     def __init__(self, model: str, batch_size: int = 64) -> None:
         install_benepar_shim()
+        quiet_benepar()
         import benepar
 
         path = Path(model).expanduser()

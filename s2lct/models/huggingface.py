@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from s2lct.atomic import sha256_file, short_hash, write_json
+from s2lct.quiet_libraries import quiet_transformers
 from s2lct.models.base import (
     DEFAULT_NEUTRAL_BAND,
     ModelError,
@@ -169,12 +170,9 @@ class HuggingFaceModel(SentimentModel):
         try:
             import torch  # noqa: F401
             from transformers import AutoModelForSequenceClassification, AutoTokenizer
-            from transformers.utils import logging as hf_logging
         except ImportError as exc:
             raise ModelError(f"{self.name}: transformers/torch are not installed ({exc})") from None
-        hf_logging.set_verbosity_error()
-        if hasattr(hf_logging, "disable_progress_bar"):
-            hf_logging.disable_progress_bar()
+        quiet_transformers()
         kw: dict[str, Any] = {}
         if self.revision:
             kw["revision"] = self.revision

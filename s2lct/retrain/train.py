@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from ..progress import ProgressFactory, ProgressTask
+from ..quiet_libraries import quiet_transformers
 from .targets import Band, passes, target_loss
 
 CHECKPOINTS = "checkpoints"
@@ -126,10 +127,8 @@ def fine_tune(
     """
     import torch
     from transformers import AutoModelForSequenceClassification, AutoTokenizer, Trainer, TrainingArguments, set_seed
-    from transformers.utils import logging as hf_logging
 
-    hf_logging.set_verbosity_error()
-    hf_logging.disable_progress_bar()
+    quiet_transformers()
     work_dir, model_out = Path(work_dir), Path(model_out)
     set_seed(config.seed)
     tokenizer = AutoTokenizer.from_pretrained(source)
