@@ -2,6 +2,7 @@
 
     python benchmarks/calibrate_fluency.py draw --out /tmp/pool.jsonl       # fresh expansion of sampled seeds
     python benchmarks/calibrate_fluency.py evaluate                          # precision/recall of the filter
+    python benchmarks/calibrate_fluency.py checks --json out.json            # per check, pooled annotated sets
 
 ``draw``: the distinct SST seeds of the committed suites' seed cases (source/split/index of every
 ``seeds`` entry of a case without expansion, all capabilities), sorted, ``random.Random(SEED_DRAW)
@@ -178,6 +179,50 @@ def evaluate(args: argparse.Namespace) -> None:
             print(f"  pll >= {th:5.1f}:", json.dumps(precision_recall(valid, acc)))
 
 
+ALL_SETS = ("expansions_annotated.jsonl", "expansions_held_out.jsonl", "expansions_held_out_2.jsonl",
+            "expansions_held_out_3.jsonl", "expansions_held_out_4.jsonl")
+
+
+def auc(scores: list[float], valid: list[bool]) -> float | None:
+    """Area under the ROC curve (Mann-Whitney: ties count half)."""
+    pos = [s for s, v in zip(scores, valid) if v]
+    neg = [s for s, v in zip(scores, valid) if not v]
+    if not pos or not neg:
+        return None
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return round(wins / (len(pos) * len(neg)), 4)
+
+
+def per_check(args: argparse.Namespace) -> None:
+    """Per check, over the pooled annotated sets (every check on every candidate, cascade off):
+    how many fluent candidates it rejects against how many non-fluent ones it catches, the
+    precision and recall of passing it alone, and the AUC of the masked-LM and PLL scores."""
+    import torch
+
+    torch.set_num_threads(1)
+    rows, items = [], []
+    for name in args.files or [REPO / "tests" / "data" / n for n in ALL_SETS]:
+        r, it = load_items(Path(name))
+        rows += r
+        items += it
+    recs = score_items(items)
+    valid = [bool(r["valid"]) for r in rows]
+    out = {"candidates": len(rows), "valid": sum(valid), "checks": {}}
+    for name in recs[0]:
+        ok = [r[name]["pass"] for r in recs]
+        caught = sum((not o) and (not v) for o, v in zip(ok, valid))
+        lost = sum((not o) and v for o, v in zip(ok, valid))
+        out["checks"][name] = {**precision_recall(valid, ok), "rejects_invalid": caught, "rejects_valid": lost,
+                               "verdict": "rejects more fluent than it catches" if lost > caught else "catches more than it loses"}
+    from s2lct.expand.checks import passed
+
+    out["filter"] = precision_recall(valid, [passed(r) for r in recs])
+    out["auc"] = {"mlm_score": auc([r["score"] for r in rows], valid), "pll": auc([r["pll"]["score"] for r in recs], valid)}
+    print(json.dumps(out, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -200,8 +245,11 @@ def main() -> None:
     e.add_argument("--file", type=Path, default=ANNOTATED)
     e.add_argument("--stored", action="store_true", help="use the scores stored in the file instead of re-scoring")
     e.add_argument("--sweep", action="store_true")
+    c = sub.add_parser("checks", help="per-check precision/recall and score AUCs on the pooled annotated sets")
+    c.add_argument("files", type=Path, nargs="*", help="annotated files (default: every tests/data/expansions_*.jsonl)")
+    c.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
-    {"draw": draw, "held-out": held_out, "evaluate": evaluate}[args.cmd](args)
+    {"draw": draw, "held-out": held_out, "evaluate": evaluate, "checks": per_check}[args.cmd](args)
 
 
 if __name__ == "__main__":

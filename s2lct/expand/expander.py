@@ -44,6 +44,7 @@ class ExpansionConfig:
     top_n: int = 10  # fills asked from the masked LM per masked sentence (step 5)
     seed: int = 0  # random seed for tie-breaking among equally probable productions
     chunk_size: int = 64  # seeds per durable commit
+    slots: str = "paper"  # "paper": k most probable productions; "kinds": budget by slot kind (s2lct.expand.slots)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +103,14 @@ class ExpansionCandidate:
             "checks": checks,
             **extra,
         }
+
+
+def _config_description(config: ExpansionConfig) -> dict[str, Any]:
+    """The knobs that enter the store key; ``slots`` only when not the paper's (older keys stay valid)."""
+    d = {k: v for k, v in asdict(config).items() if k != "chunk_size"}
+    if d["slots"] == "paper":
+        del d["slots"]
+    return d
 
 
 def best(candidates: Iterable[ExpansionCandidate], k: int | None, keep: Callable[[ExpansionCandidate], bool] | None = None) -> list[ExpansionCandidate]:
@@ -313,7 +322,7 @@ class SeedExpander:
         """Everything that determines the results (hashed into the store key)."""
         return {
             "engine": ENGINE_VERSION,
-            "config": {k: v for k, v in asdict(self.config).items() if k != "chunk_size"},
+            "config": _config_description(self.config),
             "parser": self.parser.identity,
             "grammar": self.grammar.identity,
             "mlm": self.mlm.identity,
@@ -374,6 +383,11 @@ class SeedExpander:
         stored = store.get_many(config, distinct)
         return {s: stored[s] for s in distinct}
 
+    def masked(self, tree: Any, *, uncapped: bool = False) -> list[Any]:
+        """Steps 3+4 for one seed tree under the configured slot policy (``uncapped``: every slot)."""
+        k = None if uncapped else self.config.max_masked
+        return self.masker.masked_sentences(tree, k, self.config.seed)
+
     def _is_neutral(self, word: str, symbol: str) -> bool:
         key = (word, symbol)
         hit = self._neutral.get(key)
@@ -391,7 +405,7 @@ class SeedExpander:
         seed_tags: dict[Tokens, tuple[str, ...]] = {}
         for s, tree in zip(chunk, trees):
             if tree is not None:
-                masked_by_seed[s] = self.masker.masked_sentences(tree, self.config.max_masked, self.config.seed)
+                masked_by_seed[s] = self.masked(tree)
                 seed_tags[s] = tuple(tag for _, tag in tree.pos())
         flat = [(s, ms) for s, lst in masked_by_seed.items() for ms in lst]
         t2 = time.perf_counter()
