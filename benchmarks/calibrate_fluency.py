@@ -210,10 +210,13 @@ def per_check(args: argparse.Namespace) -> None:
     out = {"candidates": len(rows), "valid": sum(valid), "checks": {}}
     for name in recs[0]:
         ok = [r[name]["pass"] for r in recs]
+        others = [all(x["pass"] for k, x in r.items() if k != name) for r in recs]
         caught = sum((not o) and (not v) for o, v in zip(ok, valid))
+        alone = sum((not o) and (not v) and rest for o, v, rest in zip(ok, valid, others))  # no other check catches it
         lost = sum((not o) and v for o, v in zip(ok, valid))
-        out["checks"][name] = {**precision_recall(valid, ok), "rejects_invalid": caught, "rejects_valid": lost,
-                               "verdict": "rejects more fluent than it catches" if lost > caught else "catches more than it loses"}
+        out["checks"][name] = {**precision_recall(valid, ok), "rejects_invalid": caught, "rejects_invalid_alone": alone,
+                               "rejects_valid": lost,
+                               "verdict": "rejects more fluent than it catches alone" if lost > alone else "catches more alone than it loses"}
     from s2lct.expand.checks import passed
 
     out["filter"] = precision_recall(valid, [passed(r) for r in recs])

@@ -34,6 +34,7 @@ from s2lct.expand.fillin import fill_in, place_fills, round_prob
 
 ENGINE_VERSION = "6"  # 2: masked-LM batches per seed; 3: fills cased as written English; 4: ...after the PoS check; 5: fluency checks; 6: insertions v6 (third and fourth blind draws)
 Tokens = tuple[str, ...]
+SLOT_POLICIES = ("paper", "kinds")
 
 
 @dataclass(frozen=True)
@@ -45,6 +46,17 @@ class ExpansionConfig:
     seed: int = 0  # random seed for tie-breaking among equally probable productions
     chunk_size: int = 64  # seeds per durable commit
     slots: str = "paper"  # "paper": k most probable productions; "kinds": budget by slot kind (s2lct.expand.slots)
+    budget: tuple[tuple[str, int], ...] | None = None  # slots="kinds": masked sentences per kind (None: slots.DEFAULT_BUDGET)
+
+    def __post_init__(self) -> None:
+        from s2lct.errors import S2LCTError
+
+        if self.slots not in SLOT_POLICIES:
+            raise S2LCTError(f"expansion slots: unknown policy {self.slots!r}; valid: {', '.join(SLOT_POLICIES)}")
+        if self.budget is not None:
+            from s2lct.expand.slots import validate_budget
+
+            validate_budget(dict(self.budget), "expansion budget")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,11 +118,27 @@ class ExpansionCandidate:
 
 
 def _config_description(config: ExpansionConfig) -> dict[str, Any]:
-    """The knobs that enter the store key; ``slots`` only when not the paper's (older keys stay valid)."""
+    """The knobs that enter the store key; the slot policy only when not the paper's (older keys stay valid)."""
     d = {k: v for k, v in asdict(config).items() if k != "chunk_size"}
     if d["slots"] == "paper":
-        del d["slots"]
+        del d["slots"], d["budget"]
+    else:
+        from s2lct.expand.slots import DEFAULT_BUDGET, PHRASES
+
+        d["budget"] = dict(sorted((dict(config.budget) if config.budget is not None else DEFAULT_BUDGET).items()))
+        d["phrases"] = {k: list(v) for k, v in PHRASES.items()}
     return d
+
+
+def default_filter(slots: str) -> FluencyFilter:
+    """The default fluency checks of a slot policy: under ``kinds`` the insertions check lets
+    every kind its rules allow through (adverbs and intensifiers included)."""
+    if slots != "kinds":
+        return FluencyFilter()
+    from s2lct.expand.checks import DEFAULT_CHECKS
+    from s2lct.expand.checks.insertions import KINDS
+
+    return FluencyFilter.from_settings({n: ({"allowed": list(KINDS)} if n == "insertions" else {}) for n in DEFAULT_CHECKS})
 
 
 def best(candidates: Iterable[ExpansionCandidate], k: int | None, keep: Callable[[ExpansionCandidate], bool] | None = None) -> list[ExpansionCandidate]:
@@ -250,11 +278,12 @@ class SeedExpander:
         fluency: FluencyFilter | None = None,
     ) -> None:
         self.config = config or ExpansionConfig()
-        self.fluency = fluency if fluency is not None else FluencyFilter()
+        self.fluency = fluency if fluency is not None else default_filter(self.config.slots)
         self._parser, self._grammar, self._mlm, self._tagger, self._polarity = parser, grammar, mlm, tagger, polarity
         self._store_arg = store
         self._store: ExpansionStore | None = None
         self._masker = None
+        self._policy = None
         self._neutral: dict[tuple[str, str], bool] = {}
         self.stats = ExpansionStats()
 
@@ -383,10 +412,40 @@ class SeedExpander:
         stored = store.get_many(config, distinct)
         return {s: stored[s] for s in distinct}
 
+    @property
+    def policy(self) -> Any:
+        """The slot-kind policy (``slots="kinds"``), built on the reference grammar."""
+        if self._policy is None:
+            from s2lct.expand.slots import SlotPolicy
+
+            self._policy = SlotPolicy(self.grammar, dict(self.config.budget) if self.config.budget is not None else None)
+        return self._policy
+
     def masked(self, tree: Any, *, uncapped: bool = False) -> list[Any]:
         """Steps 3+4 for one seed tree under the configured slot policy (``uncapped``: every slot)."""
+        if self.config.slots == "kinds":
+            return self.policy.masked_sentences(tree, self.config.seed, uncapped)
         k = None if uncapped else self.config.max_masked
         return self.masker.masked_sentences(tree, k, self.config.seed)
+
+    def _tag_ok(self, symbol: str, tag: str) -> bool:
+        """Check (a): the paper's exact tag, or under ``slots="kinds"`` any tag of the mask's family."""
+        if self.config.slots == "kinds":
+            from s2lct.expand.slots import accepts
+
+            return accepts(symbol, tag)
+        return tag == symbol
+
+    def _fill_ok(self, word: str, symbol: str) -> bool:
+        """Check (b): pure neutral; under ``slots="kinds"`` an intensifier too (kept out of neutral
+        seeds per capability, ``boosters.keeps_label``)."""
+        if self._is_neutral(word, symbol):
+            return True
+        if self.config.slots == "kinds":
+            from s2lct.expand.boosters import is_intensifier
+
+            return is_intensifier(word, symbol)
+        return False
 
     def _is_neutral(self, word: str, symbol: str) -> bool:
         key = (word, symbol)
@@ -425,18 +484,19 @@ class SeedExpander:
             n_fills[s] += len(fl)
             st.fills += len(fl)
             for f in fl:
-                if all(self._is_neutral(w, sym) for w, sym in zip(f.words, ms.mask_symbols)):
+                if all(self._fill_ok(w, sym) for w, sym in zip(f.words, ms.mask_symbols)):
                     pending.append((s, ms, f, fill_in(ms.tokens, ms.mask_positions, f.words)))
         st.neutral += len(pending)
         tags = self.tagger.tag([p[3] for p in pending]) if pending else []
         accepted: dict[Tokens, dict[Tokens, ExpansionCandidate]] = {s: {} for s in chunk}
         for (s, ms, f, filled), tg in zip(pending, tags):
-            if all(tg[p] == sym for p, sym in zip(ms.mask_positions, ms.mask_symbols)):
-                toks = place_fills(ms.tokens, ms.mask_positions, ms.mask_symbols, f.words, seed_tags[s])
+            if all(self._tag_ok(sym, tg[p]) for p, sym in zip(ms.mask_positions, ms.mask_symbols)):
+                symbols = tuple(tg[p] for p in ms.mask_positions)  # the mask's symbol, or the family member tagged
+                toks = place_fills(ms.tokens, ms.mask_positions, symbols, f.words, seed_tags[s])
                 cand = ExpansionCandidate(
                     seed=s,
                     tokens=toks,
-                    masks=tuple(MaskFill(p, sym, toks[p], sc) for p, sym, sc in zip(ms.mask_positions, ms.mask_symbols, f.probabilities)),
+                    masks=tuple(MaskFill(p, sym, toks[p], sc) for p, sym, sc in zip(ms.mask_positions, symbols, f.probabilities)),
                     production=ms.production,
                     production_probability=round_prob(ms.probability),
                     score=f.score,

@@ -17,6 +17,7 @@ from s2lct.corpus.annotate import AnnotatedSentence, annotate
 from s2lct.corpus.polarity import get_polarity
 from s2lct.corpus.sst import Sentence
 from s2lct.corpus.tagging import get_tagger
+from s2lct.expand.boosters import keeps_label
 from s2lct.expand.expander import ExpansionCandidate, SeedExpander
 from s2lct.generate.cases import build_case
 from s2lct.generate.search import matches_any
@@ -117,8 +118,8 @@ def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
             slot = slots[slot_name]
             rules = spec.seeds[slot.seed].any_of
             for c in candidates.get(seed.tokens, ()):  # order is irrelevant: `accepted` is sorted below
-                if repeats_neighbour(c):
-                    continue
+                if repeats_neighbour(c) or not keeps_label([(m.word, m.symbol) for m in c.masks], seed.sentence.label):
+                    continue  # a degenerate repeat, or an intensifier in a neutral seed
                 exp = _as_seed(seed, c.tokens, annotated[c.tokens])
                 if not matches_any(rules, exp):  # check (c): the seed's search rules still hold
                     continue

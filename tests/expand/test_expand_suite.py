@@ -136,3 +136,31 @@ def test_a_seed_expands_the_same_whatever_else_is_in_the_run(tmp_path):
     for s in seeds[:2]:
         assert [c.to_json() for c in alone[s]] == [c.to_json() for c in mixed[s]]
     assert any(alone[s] for s in seeds[:2])
+
+
+def test_an_intensifier_is_refused_in_neutral_seeds_and_kept_in_polar_ones(corpus, specs):
+    """Issue 22: VADER's booster words keep a polar seed's label, never go into a neutral seed."""
+
+    def make(seed):
+        adj = next((i for i, t in enumerate(seed) if t.lower() not in ("a", "an", "the") and i > 0), 1)
+        return [insert(seed, adj, "extremely", "RB", 0.9), insert(seed, len(seed) - 1, "again", "RB", 0.2)]
+
+    words = {}
+    for cap in ("LC1", "LC2"):  # LC1: neutral seeds; LC2: positive or negative seeds
+        result = build_capability(specs[cap], corpus, seed=0)
+        expand_results([result], no_progress, expander=FakeExpander(make))
+        words[cap] = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
+        labels = {s.label for c in result.cases for s in c.seeds}
+        assert labels <= ({"neutral"} if cap == "LC1" else {"positive", "negative"}), cap
+    assert "again" in words["LC1"] and "extremely" not in words["LC1"]
+    assert "extremely" in words["LC2"]
+
+
+def test_booster_list_is_vaders_intensifiers():
+    from s2lct.expand.boosters import intensifiers, is_intensifier, keeps_label
+
+    assert {"very", "really", "quite", "extremely"} <= intensifiers()
+    assert not {"hardly", "barely", "not", "never"} & intensifiers()  # near-negations flip a polar label
+    assert is_intensifier("Very", "RB") and not is_intensifier("very", "JJ")
+    assert keeps_label([("very", "RB")], "positive") and keeps_label([("very", "RB")], "negative")
+    assert not keeps_label([("again", "RB"), ("very", "RB")], "neutral") and keeps_label([("again", "RB")], "neutral")

@@ -1,0 +1,132 @@
+"""Slot kinds and the per-seed budget spent by kind (issue 22, deliverable 3; ``slots: kinds``).
+
+The paper's step 4 keeps the k most probable reference productions. Measured on deletion pairs
+(``benchmarks/bench_deletion.py``) that budget goes mostly to determiner, noun-compound, name and
+conjunction slots, the same position is masked several times under related tags (RB/RBR/RBS,
+JJ/NN/NNP), and a pre-verbal adverb, which the treebank puts in an ADVP, is never reached by
+word-level insertions at all. This policy:
+
+- also inserts the phrases ADVP (filled by one adverb) and PP (a preposition and one word,
+  "at home", "for me") where the reference grammar has them, so phrase-level differences get slots;
+- masks each position once (the most probable production wins; the PoS check then accepts any
+  tag of the mask's family: RB/RBR/RBS, JJ/JJR/JJS, NN/NNS);
+- classifies every masked sentence by kind and keeps at most ``budget[kind]`` of each kind,
+  most probable first; kinds with no budget (names, nouns, determiners, conjunctions) are never
+  masked: they add a referent or a property the seed did not state.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from nltk import Tree
+
+from s2lct.expand.grammar import WORD_TAGS
+from s2lct.expand.masking import MASK, MaskedSentence, MaskGenerator
+
+#: every kind a masked sentence can be; the budget may name only these
+SLOT_KINDS = ("adverb", "adjective", "complementiser", "pp", "determiner", "noun", "name", "conjunction", "other")
+#: masked sentences per kind and seed; kinds left out get none
+DEFAULT_BUDGET: Mapping[str, int] = {"adverb": 10, "complementiser": 1, "adjective": 3, "pp": 3}
+#: phrase symbols the policy inserts, and the mask symbols that fill them
+PHRASES: Mapping[str, tuple[str, ...]] = {"ADVP": ("RB",), "PP": ("IN", "NN")}
+#: tags the PoS check accepts for a mask symbol (its family, names excluded)
+FAMILIES: Mapping[str, frozenset[str]] = {
+    **{t: frozenset({"RB", "RBR", "RBS"}) for t in ("RB", "RBR", "RBS")},
+    **{t: frozenset({"JJ", "JJR", "JJS"}) for t in ("JJ", "JJR", "JJS")},
+    **{t: frozenset({"NN", "NNS"}) for t in ("NN", "NNS")},
+}
+
+
+def accepts(symbol: str, tag: str) -> bool:
+    """Whether the tagger's ``tag`` for a fill satisfies a mask of ``symbol`` (its family)."""
+    return tag == symbol or tag in FAMILIES.get(symbol, ())
+
+
+def validate_budget(budget: Mapping[str, int], where: str = "budget") -> dict[str, int]:
+    """The budget as a dict, or an ``S2LCTError`` naming the bad key and what is valid."""
+    from s2lct.errors import S2LCTError
+
+    out = {}
+    for kind, n in budget.items():
+        if kind not in SLOT_KINDS:
+            raise S2LCTError(f"{where}: unknown slot kind {kind!r}; valid: {', '.join(SLOT_KINDS)}")
+        if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+            raise S2LCTError(f"{where}.{kind}: {n!r} is not a whole number >= 0")
+        out[kind] = n
+    return out
+
+
+def slot_kind(ms: MaskedSentence) -> str:
+    """The kind of one masked sentence (from its mask symbols and the production's left side)."""
+    syms = ms.mask_symbols
+    if syms == ("IN", "NN"):
+        return "pp"
+    if len(syms) != 1:
+        return "other"
+    sym = syms[0]
+    if sym in ("RB", "RBR", "RBS"):
+        return "adverb"
+    if sym in ("JJ", "JJR", "JJS") and ms.lhs in ("NP", "ADJP"):
+        return "adjective"
+    if sym == "IN" and ms.lhs == "SBAR":
+        return "complementiser"
+    if sym in ("NNP", "NNPS"):
+        return "name"
+    if sym in ("NN", "NNS"):
+        return "noun"
+    if sym in ("DT", "PDT", "WDT", "PRP$"):
+        return "determiner"
+    if sym == "CC":
+        return "conjunction"
+    return "other"
+
+
+def _widen(ms: MaskedSentence) -> MaskedSentence:
+    """Phrase masks (ADVP, PP) replaced by the masks of the words that fill them."""
+    if not any(s in PHRASES for s in ms.mask_symbols):
+        return ms
+    tokens: list[str] = []
+    positions: list[int] = []
+    symbols: list[str] = []
+    masks = dict(zip(ms.mask_positions, ms.mask_symbols))
+    for i, tok in enumerate(ms.tokens):
+        if i in masks:
+            for sym in PHRASES.get(masks[i], (masks[i],)):
+                positions.append(len(tokens))
+                symbols.append(sym)
+                tokens.append(MASK)
+        else:
+            tokens.append(tok)
+    return replace(ms, tokens=tuple(tokens), mask_positions=tuple(positions), mask_symbols=tuple(symbols))
+
+
+class SlotPolicy:
+    """Masked sentences for one seed tree, budgeted by kind (build once per grammar)."""
+
+    def __init__(self, grammar, budget: Mapping[str, int] | None = None) -> None:  # noqa: ANN001 - a ReferenceGrammar
+        self.budget = validate_budget(DEFAULT_BUDGET if budget is None else budget)
+        self.masker = MaskGenerator(grammar, WORD_TAGS | frozenset(PHRASES))
+
+    def description(self) -> dict:
+        return {"policy": "kinds", "budget": dict(sorted(self.budget.items())), "phrases": {k: list(v) for k, v in PHRASES.items()}}
+
+    def masked_sentences(self, tree: Tree, seed: int = 0, uncapped: bool = False) -> list[MaskedSentence]:
+        """One masked sentence per masked position set (most probable production first), widened,
+        kept while its kind has budget left (``uncapped``: all, of every kind)."""
+        ranked = [_widen(ms) for ms in self.masker.masked_sentences(tree, None, seed)]
+        seen: set[tuple[int, ...]] = set()
+        used: dict[str, int] = {}
+        out = []
+        for ms in ranked:  # by production probability; the masker drew ties with (seed, sentence)
+            key = ms.mask_positions
+            if key in seen:
+                continue
+            kind = slot_kind(ms)
+            if not uncapped and used.get(kind, 0) >= self.budget.get(kind, 0):
+                continue
+            seen.add(key)
+            used[kind] = used.get(kind, 0) + 1
+            out.append(ms)
+        return out
