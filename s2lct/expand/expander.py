@@ -20,8 +20,6 @@ a canonical order (sorted) and fixed chunks, so batch compositions, and thus res
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
@@ -31,6 +29,9 @@ from typing import Any, Protocol
 from s2lct.atomic import dumps_json, short_hash
 from s2lct.expand.checks import CheckItem, FluencyFilter, passed
 from s2lct.expand.fillin import fill_in, place_fills, round_prob
+from s2lct.expand.store import ExpansionStore
+
+__all__ = ["ExpansionCandidate", "ExpansionConfig", "ExpansionStats", "ExpansionStore", "MaskFill", "SeedExpander", "SeedResult", "best"]
 
 ENGINE_VERSION = "6"  # 2: masked-LM batches per seed; 3: fills cased as written English; 4: ...after the PoS check; 5: fluency checks; 6: insertions v6 (third and fourth blind draws)
 Tokens = tuple[str, ...]
@@ -161,73 +162,6 @@ class SeedResult:
     masked: int = 0  # masked sentences tried
     fills: int = 0  # fills the masked LM offered
     rejected: tuple[ExpansionCandidate, ...] = ()  # passed PoS and neutrality, failed a fluency check
-
-
-# ---------------------------------------------------------------------------------------------
-# store
-
-
-class ExpansionStore:
-    """sqlite store of per-seed results, durable per committed chunk."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        with self._db:
-            self._db.execute("CREATE TABLE IF NOT EXISTS configs (config TEXT PRIMARY KEY, description TEXT)")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS seeds (config TEXT, seed TEXT, status TEXT, error TEXT, masked INTEGER,"
-                " fills INTEGER, candidates TEXT, PRIMARY KEY (config, seed))"
-            )
-
-    @staticmethod
-    def _key(seed: Tokens) -> str:
-        return json.dumps(list(seed), ensure_ascii=False)
-
-    def register(self, config: str, description: Mapping[str, Any]) -> None:
-        with self._db:
-            self._db.execute("INSERT OR IGNORE INTO configs VALUES (?, ?)", (config, dumps_json(description)))
-
-    def finished(self, config: str) -> set[Tokens]:
-        rows = self._db.execute("SELECT seed FROM seeds WHERE config=?", (config,))
-        return {tuple(json.loads(r[0])) for r in rows}
-
-    def get_many(self, config: str, seeds: Iterable[Tokens]) -> dict[Tokens, SeedResult]:
-        out: dict[Tokens, SeedResult] = {}
-        cur = self._db.cursor()
-        for s in seeds:
-            row = cur.execute(
-                "SELECT status, error, masked, fills, candidates FROM seeds WHERE config=? AND seed=?", (config, self._key(s))
-            ).fetchone()
-            if row is not None:
-                cands = [ExpansionCandidate.from_json(d) for d in json.loads(row[4])]
-                ok = tuple(c for c in cands if c.accepted)
-                out[s] = SeedResult(row[0], ok, row[1], row[2], row[3], tuple(c for c in cands if not c.accepted))
-        return out
-
-    def put_many(self, config: str, results: Mapping[Tokens, SeedResult]) -> None:
-        """All results of one chunk in one transaction: a chunk is either stored or not."""
-        rows = [
-            (config, self._key(s), r.status, r.error, r.masked, r.fills,
-             dumps_json([c.to_json() for c in sorted((*r.candidates, *r.rejected), key=_rank_key)]))
-            for s, r in results.items()
-        ]
-        with self._db:
-            self._db.executemany("INSERT OR REPLACE INTO seeds VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-
-    def dump(self, config: str) -> list[tuple[str, str, str | None, int, int, str]]:
-        """Every stored row of a configuration, sorted (for comparing runs)."""
-        return list(
-            self._db.execute(
-                "SELECT seed, status, error, masked, fills, candidates FROM seeds WHERE config=? ORDER BY seed", (config,)
-            )
-        )
-
-    def close(self) -> None:
-        self._db.close()
 
 
 # ---------------------------------------------------------------------------------------------

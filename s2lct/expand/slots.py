@@ -107,7 +107,7 @@ class SlotPolicy:
 
     def __init__(self, grammar, budget: Mapping[str, int] | None = None) -> None:  # noqa: ANN001 - a ReferenceGrammar
         self.budget = validate_budget(DEFAULT_BUDGET if budget is None else budget)
-        self.masker = MaskGenerator(grammar, WORD_TAGS | frozenset(PHRASES))
+        self.masker = MaskGenerator(grammar, WORD_TAGS | frozenset(PHRASES), max_extra=1)  # every budgeted kind inserts one symbol
 
     def description(self) -> dict:
         return {"policy": "kinds", "budget": dict(sorted(self.budget.items())), "phrases": {k: list(v) for k, v in PHRASES.items()}}
