@@ -140,7 +140,7 @@ def load_items(path: Path):
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     items = [
         CheckItem(tuple(r["seed"]), tuple(r["seed_tags"]), tuple(r["tokens"]), tuple(m["position"] for m in r["masks"]),
-                  tuple(m["symbol"] for m in r["masks"]), r["production"])
+                  tuple(m["symbol"] for m in r["masks"]), r["production"], r["score"])
         for r in rows
     ]
     return rows, items
@@ -219,9 +219,16 @@ def per_check(args: argparse.Namespace) -> None:
         r, it = load_items(Path(name))
         rows += r
         items += it
-    recs = score_items(items)
+    from s2lct.expand.expander import default_filter
+
+    checks = default_filter(args.slots).checks
+    if args.with_selector:
+        from s2lct.expand.checks import make_check
+
+        checks = [*checks, make_check("selector")]
+    recs = score_items(items, checks)
     valid = [bool(r["valid"]) for r in rows]
-    out = {"candidates": len(rows), "valid": sum(valid), "checks": {}}
+    out = {"candidates": len(rows), "valid": sum(valid), "slots": args.slots, "checks": {}}
     for name in recs[0]:
         ok = [r[name]["pass"] for r in recs]
         others = [all(x["pass"] for k, x in r.items() if k != name) for r in recs]
@@ -306,6 +313,8 @@ def main() -> None:
     e.add_argument("--sweep", action="store_true")
     c = sub.add_parser("checks", help="per-check precision/recall and score AUCs on the pooled annotated sets")
     c.add_argument("files", type=Path, nargs="*", help="annotated files (default: every tests/data/expansions_*.jsonl)")
+    c.add_argument("--slots", choices=["paper", "kinds"], default="paper", help="score with this slot policy's default checks")
+    c.add_argument("--with-selector", action="store_true", help="add the trained selector to the checks")
     c.add_argument("--json", type=Path, default=None)
     sv = sub.add_parser("selector", help="the trained selector vs masked-LM score and PLL on an annotated file")
     sv.add_argument("--file", type=Path, required=True)

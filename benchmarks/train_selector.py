@@ -1,24 +1,33 @@
-"""Train the fluency selector (``s2lct.expand.checks.selector``) from deletion pairs; no annotation.
+"""Train the fluency selector (``s2lct.expand.checks.selector``) and calibrate its threshold.
 
     python benchmarks/train_selector.py --out s2lct/expand/checks/selector.json
-    python benchmarks/train_selector.py --sentences 1500 --out /tmp/selector.json --threshold 0.5
+    python benchmarks/train_selector.py --deletion-pairs 1200 --out /tmp/selector.json   # + self-supervised rows
 
-Data: ``--sentences`` SST *train* sentences (``random.Random(--rng)``; the deletion benchmark and
-the annotated sets use dev/test and suite seeds), parsed; one deletion pair of each (drawn with the same generator)
-(``s2lct.expand.deletion``). Positive: the original sentence, the deleted words as the fill.
-Negatives: the slot-kind engine's own candidates for the remainder (PoS and neutrality passed, no
-fluency check) whose masks are not at the deleted span, at most ``--negatives`` per remainder
-drawn with the same generator. Features: ``selector.features`` on the offline masked LM's
-encoder. Model: L2-regularised logistic regression, standardised features, full-batch L-BFGS in
-float64 from zero weights (deterministic: same data and settings give the same weights), classes
-weighted to balance. The threshold written is ``--threshold`` (calibrated on the annotated set
-with ``calibrate_fluency.py selector``).
+Training rows: every hand-annotated candidate of ``--annotated`` (default: all
+tests/data/expansions_*.jsonl; ``valid`` is the label). Optionally (``--deletion-pairs N``) N SST
+*train* sentences minus one optional constituent (``s2lct.expand.deletion``; the original as a
+positive, the slot-kind engine's fills of the remainder at other slots as negatives). Measured on
+tests/data/expansions_kinds.jsonl, a selector trained on deletion pairs alone separated fluent
+from non-fluent at AUC 0.55 (it learns to tell a real sentence from a masked-LM fill, not a fluent
+fill from a clumsy one), so they are off by default.
+
+Features: ``selector.features`` (the offline masked LM's encoder at the fills, the [CLS] change)
+and the log of the masked LM's fill probability. Model: L2-regularised logistic regression on
+standardised features, full-batch L-BFGS in float64 from zero weights, classes weighted to
+balance: the same rows and settings give the same weights.
+
+Threshold: the calibration file (``--calibrate``, default expansions_kinds.jsonl) is split in two
+by a hash of the seed; each half is scored by a model trained on everything but that half
+(cross-fitting), and the threshold written is the lowest at which those out-of-sample scores
+reach ``--precision``; the figures are printed and stored in the file.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import math
 import os
 import random
 import sys
@@ -28,8 +37,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_deletion  # noqa: E402  (sets the offline resources)
 
+DATA = bench_deletion.REPO / "tests" / "data"
 
-def training_rows(n_sentences: int, rng_seed: int, negatives: int):
+
+def annotated_rows(files: list[Path]):
+    rows = [json.loads(line) for f in files for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = [(tuple(r["seed"]), tuple(r["tokens"]), tuple(m["position"] for m in r["masks"]), r["score"]) for r in rows]
+    return rows, items, [int(bool(r["valid"])) for r in rows]
+
+
+def deletion_rows(n_sentences: int, rng_seed: int, negatives: int):
     from nltk import Tree
 
     from s2lct.expand.checks import FluencyFilter
@@ -52,14 +69,13 @@ def training_rows(n_sentences: int, rng_seed: int, negatives: int):
     items, labels = [], []
     for p in pairs:
         span = tuple(range(p.start, p.start + len(p.words)))
-        items.append((p.seed, p.original, span))
+        items.append((p.seed, p.original, span, 1.0))  # no fill probability for a real word: the feature is 0
         labels.append(1)
-        others = [c for c in (*results[p.seed].candidates, *results[p.seed].rejected)
-                  if tuple(m.position for m in c.masks) != span]
+        others = [c for c in (*results[p.seed].candidates, *results[p.seed].rejected) if tuple(m.position for m in c.masks) != span]
         for c in rng.sample(others, min(negatives, len(others))):
-            items.append((p.seed, c.tokens, tuple(m.position for m in c.masks)))
+            items.append((p.seed, c.tokens, tuple(m.position for m in c.masks), c.score))
             labels.append(0)
-    return ex, items, labels
+    return items, labels
 
 
 def fit(x, y, l2: float):
@@ -82,42 +98,80 @@ def fit(x, y, l2: float):
         return loss
 
     opt.step(closure)
-    return mean.tolist(), std.tolist(), w.detach().tolist(), float(b.detach())
+    return {"mean": [round(v, 6) for v in mean.tolist()], "std": [round(v, 6) for v in std.tolist()],
+            "w": [round(v, 6) for v in w.detach().tolist()], "b": round(float(b.detach()), 6)}
+
+
+def rows_of(items, mlm) -> list[list[float]]:
+    from s2lct.expand.checks.selector import features, with_score
+
+    return with_score(features([(s, t, p) for s, t, p, _ in items], mlm), [sc for *_, sc in items])
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--sentences", type=int, default=1500)
+    ap.add_argument("--annotated", type=Path, nargs="*", default=None)
+    ap.add_argument("--calibrate", type=Path, default=DATA / "expansions_kinds.jsonl")
+    ap.add_argument("--precision", type=float, default=0.8, help="out-of-sample precision the threshold must reach")
+    ap.add_argument("--deletion-pairs", type=int, default=0, metavar="N")
     ap.add_argument("--negatives", type=int, default=3)
     ap.add_argument("--rng", type=int, default=8080)
-    ap.add_argument("--l2", type=float, default=0.01)
-    ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--l2", type=float, default=0.1)
     ap.add_argument("--cache-dir", type=Path, default=None)
     ap.add_argument("--out", type=Path, required=True)
     args = ap.parse_args()
     os.environ.setdefault("S2LCT_CACHE_DIR", str(args.cache_dir or Path(tempfile.mkdtemp(prefix="s2lct-sel-"))))
     import torch
 
-    from s2lct.expand.checks.selector import features
+    from s2lct.expand.checks.selector import score_rows
+    from s2lct.expand.fillin import MaskedLM
 
     torch.manual_seed(args.rng)
-    ex, items, labels = training_rows(args.sentences, args.rng, args.negatives)
-    x = features(items, ex.mlm)
-    mean, std, w, b = fit(x, labels, args.l2)
-    head = {
-        "identity": f"selector-v1:{ex.mlm.identity}:n{len(labels)}:rng{args.rng}",
-        "trained_on": {"sentences": args.sentences, "rows": len(labels), "positives": sum(labels), "rng": args.rng,
-                       "negatives_per_remainder": args.negatives, "l2": args.l2},
-        "threshold": args.threshold,
-        "mean": [round(v, 6) for v in mean], "std": [round(v, 6) for v in std], "w": [round(v, 6) for v in w], "b": round(b, 6),
-    }
-    from s2lct.expand.checks.selector import score_rows
+    files = sorted(args.annotated if args.annotated is not None else DATA.glob("expansions_*.jsonl"))
+    mlm = MaskedLM()
+    rows, items, labels = annotated_rows(files)
+    x = rows_of(items, mlm)
+    if args.deletion_pairs:
+        d_items, d_labels = deletion_rows(args.deletion_pairs, args.rng, args.negatives)
+        x, labels = x + rows_of(d_items, mlm), labels + d_labels
+    # cross-fitting on the calibration file: each half scored by a model that never saw it
+    cal_rows, cal_items, cal_labels = annotated_rows([args.calibrate])
+    cal_keys = {(s, t) for s, t, *_ in cal_items}
+    half_of = {s: int(hashlib.sha256(" ".join(s).encode()).hexdigest(), 16) % 2 for s, *_ in cal_items}
+    in_cal = [(s, t) in cal_keys for s, t, *_ in items] + [False] * (len(labels) - len(items))
+    seeds = [s for s, *_ in items] + [None] * (len(labels) - len(items))
+    out_of_sample: dict[int, float] = {}
+    for h in (0, 1):
+        train = [i for i in range(len(labels)) if not (in_cal[i] and half_of.get(seeds[i]) == h)]
+        head = fit([x[i] for i in train], [labels[i] for i in train], args.l2)
+        test = [i for i in range(len(labels)) if in_cal[i] and half_of.get(seeds[i]) == h]
+        for i, p in zip(test, score_rows([x[i] for i in test], head)):
+            out_of_sample[i] = p
+    idx = sorted(out_of_sample)
+    probs, valid = [out_of_sample[i] for i in idx], [labels[i] for i in idx]
+    curve = {}
+    threshold = 0.99
+    for th in [t / 100 for t in range(5, 100)]:
+        acc = [p >= th for p in probs]
+        tp, n = sum(a and v for a, v in zip(acc, valid)), sum(acc)
+        curve[th] = (n, tp)
+        if n and tp / n >= args.precision and threshold == 0.99:
+            threshold = th
+    n, tp = curve[threshold]
+    from calibrate_fluency import auc
 
-    p = score_rows(x, head)
-    acc = sum((pi >= 0.5) == bool(y) for pi, y in zip(p, labels)) / len(labels)
-    head["trained_on"]["train_accuracy"] = round(acc, 4)
+    head = fit(x, labels, args.l2)
+    head.update({
+        "identity": f"selector-v1:{mlm.identity}:{hashlib.sha256(json.dumps(head['w']).encode()).hexdigest()[:12]}",
+        "threshold": threshold,
+        "trained_on": {"annotated": [f.name for f in files], "rows": len(labels), "positives": sum(labels),
+                       "deletion_pairs": args.deletion_pairs, "l2": args.l2},
+        "calibration": {"file": args.calibrate.name, "target_precision": args.precision, "cross_fitted_auc": auc(probs, [bool(v) for v in valid]),
+                        "at_threshold": {"accepted": n, "valid_accepted": tp, "valid": sum(valid),
+                                         "precision": round(tp / n, 3) if n else None, "recall": round(tp / sum(valid), 3)}},
+    })
     args.out.write_text(json.dumps(head) + "\n", encoding="utf-8")
-    print(json.dumps(head["trained_on"]))
+    print(json.dumps({k: head[k] for k in ("identity", "threshold", "trained_on", "calibration")}, indent=1))
 
 
 if __name__ == "__main__":
