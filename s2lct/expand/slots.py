@@ -122,16 +122,16 @@ class SlotPolicy:
 
     def masked_sentences(self, tree: Tree, seed: int = 0, uncapped: bool = False) -> list[MaskedSentence]:
         """One masked sentence per masked position set (most probable production first), widened,
-        kept while its kind has budget left (``uncapped``: all, of every kind)."""
+        kept while its kind has budget left (``uncapped``: every kind's, one per position and kind)."""
         ranked = [_widen(ms) for ms in self.masker.masked_sentences(tree, None, seed)]
-        seen: set[tuple[int, ...]] = set()
+        seen: set[tuple[tuple[int, ...], str]] = set()
         used: dict[str, int] = {}
         out = []
         for ms in ranked:  # by production probability; the masker drew ties with (seed, sentence)
-            key = ms.mask_positions
+            kind = slot_kind(ms)
+            key = (ms.mask_positions, kind if uncapped else "")  # uncapped: every kind's own slots
             if key in seen or _before_clitic(ms):
                 continue
-            kind = slot_kind(ms)
             if not uncapped and used.get(kind, 0) >= self.budget.get(kind, 0):
                 continue
             seen.add(key)

@@ -48,7 +48,7 @@ def expand_results(
     """Append expanded cases to each result in place; return manifest information."""
     todo = _expandable(results)
     seeds = seeds_to_expand(todo)
-    expander = expander or SeedExpander()
+    expander = expander or pipeline_expander()
     task = progress("expanding seeds (seeds/s)", len(seeds))
     candidates = expander.expand(seeds, on_progress=task.advance)
     task.close()
@@ -62,6 +62,21 @@ def expand_results(
         "checks": _checks_description(expander),
         "stats": {"seeds": stats.seeds, "computed": stats.computed, "parse_failed": stats.parse_failed, "accepted": stats.accepted},
     }
+
+
+def pipeline_expander() -> SeedExpander:
+    """The expander ``generate`` uses: the paper's slots, or the slot-kind policy (issue 22) when
+    ``S2LCT_EXPANSION_SLOTS=kinds`` (not the default until the committed suite is regenerated with it)."""
+    import os
+
+    from s2lct.expand.expander import SLOT_POLICIES, ExpansionConfig
+
+    slots = os.environ.get("S2LCT_EXPANSION_SLOTS", "paper")
+    if slots not in SLOT_POLICIES:
+        from s2lct.errors import S2LCTError
+
+        raise S2LCTError(f"S2LCT_EXPANSION_SLOTS: unknown slot policy {slots!r}; valid: {', '.join(SLOT_POLICIES)}")
+    return SeedExpander(ExpansionConfig(slots=slots))
 
 
 def _checks_description(expander: SeedExpander) -> dict[str, Any]:
