@@ -62,17 +62,22 @@ def validate_budget(budget: Mapping[str, int], where: str = "budget") -> dict[st
 
 def slot_kind(ms: MaskedSentence) -> str:
     """The kind of one masked sentence (from its mask symbols and the production's left side)."""
-    syms = ms.mask_symbols
-    if syms == ("IN", "NN"):
+    return kind_of(ms.lhs, ms.mask_symbols)
+
+
+def kind_of(lhs: str, syms: tuple[str, ...]) -> str:
+    """The slot kind of masks ``syms`` inserted under a production of ``lhs`` (a stored
+    candidate: ``lhs`` from its production, ``syms`` from its masks)."""
+    if len(syms) == 2 and syms[0] == "IN" and syms[1] in FAMILIES["NN"]:
         return "pp"
     if len(syms) != 1:
         return "other"
     sym = syms[0]
     if sym in ("RB", "RBR", "RBS"):
         return "adverb"
-    if sym in ("JJ", "JJR", "JJS") and ms.lhs in ("NP", "ADJP"):
+    if sym in ("JJ", "JJR", "JJS") and lhs in ("NP", "ADJP"):
         return "adjective"
-    if sym == "IN" and ms.lhs == "SBAR":
+    if sym == "IN" and lhs == "SBAR":
         return "complementiser"
     if sym in ("NNP", "NNPS"):
         return "name"

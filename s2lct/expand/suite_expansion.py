@@ -19,6 +19,7 @@ from s2lct.corpus.sst import Sentence
 from s2lct.corpus.tagging import get_tagger
 from s2lct.expand.boosters import keeps_label
 from s2lct.expand.expander import ExpansionCandidate, SeedExpander
+from s2lct.expand.slots import kind_of
 from s2lct.generate.cases import build_case
 from s2lct.generate.search import matches_any
 from s2lct.generate.transforms import TransformError, Variant, apply_ops
@@ -124,6 +125,7 @@ def _as_seed(original: AnnotatedSentence, tokens: tuple[str, ...], info: tuple[A
 
 def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
     spec, k = r.spec, r.spec.expansion.max_per_seed
+    kinds = None if r.spec.expansion.kinds is None else frozenset(r.spec.expansion.kinds)
     new_cases = []
     for case in list(r.cases):
         template, options, bound = r.origins[case.id]
@@ -135,6 +137,8 @@ def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
             for c in candidates.get(seed.tokens, ()):  # order is irrelevant: `accepted` is sorted below
                 if repeats_neighbour(c) or not keeps_label([(m.word, m.symbol) for m in c.masks], seed.sentence.label):
                     continue  # a degenerate repeat, or an intensifier in a neutral seed
+                if kinds is not None and kind_of(c.production.split(" -> ")[0], tuple(m.symbol for m in c.masks)) not in kinds:
+                    continue  # a slot kind the spec does not allow
                 exp = _as_seed(seed, c.tokens, annotated[c.tokens])
                 if not matches_any(rules, exp):  # check (c): the seed's search rules still hold
                     continue

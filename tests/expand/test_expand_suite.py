@@ -164,3 +164,35 @@ def test_booster_list_is_vaders_intensifiers():
     assert is_intensifier("Very", "RB") and not is_intensifier("very", "JJ")
     assert keeps_label([("very", "RB")], "positive") and keeps_label([("very", "RB")], "negative")
     assert not keeps_label([("again", "RB"), ("very", "RB")], "neutral") and keeps_label([("again", "RB")], "neutral")
+
+
+def test_spec_kinds_keep_only_those_slot_kinds(corpus, specs):
+    """``expansion.kinds`` restricts a capability's expansions to those slot kinds (issue 22)."""
+    spec = specs["LC2"].model_copy(update={"expansion": specs["LC2"].expansion.model_copy(update={"kinds": ["adverb"]})})
+
+    def make(seed):
+        return [ExpansionCandidate(seed, seed[:1] + ("quite",) + seed[1:], (MaskFill(1, "RB", "quite", 0.5),), "S -> ADVP NP VP", 0.1, 0.5,
+                                   {"pos": True, "neutral": True}),
+                ExpansionCandidate(seed, seed[:1] + ("other",) + seed[1:], (MaskFill(1, "JJ", "other", 0.9),), "NP -> DT JJ NN", 0.1, 0.9,
+                                   {"pos": True, "neutral": True})]
+
+    result = build_capability(spec, corpus, seed=0)
+    expand_results([result], no_progress, expander=FakeExpander(make))
+    words = {c.expansion["masks"][0]["word"] for c in result.cases if c.expansion}
+    assert words == {"quite"}
+
+
+def test_spec_slot_kinds_are_the_engines_and_a_wrong_one_is_one_line(tmp_path, repo_dir):
+    import typing
+
+    from s2lct.errors import SpecError
+    from s2lct.expand.slots import SLOT_KINDS
+    from s2lct.spec.language import SlotKind
+
+    assert typing.get_args(SlotKind) == SLOT_KINDS
+    text = (repo_dir / "specs" / "LC1.yaml").read_text(encoding="utf-8").replace("  max_per_seed: 2", "  max_per_seed: 2\n  kinds: [adverbs]")
+    (tmp_path / "LC1.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError) as err:
+        load_specs([tmp_path])
+    msg = str(err.value)
+    assert "LC1.yaml" in msg and "expansion.kinds" in msg and "'adverb'" in msg and len(msg.strip().splitlines()) == 1
