@@ -221,11 +221,13 @@ def per_check(args: argparse.Namespace) -> None:
         items += it
     from s2lct.expand.expander import default_filter
 
-    checks = default_filter(args.slots).checks
-    if args.with_selector:
-        from s2lct.expand.checks import make_check
+    from s2lct.expand.checks import make_check
 
-        checks = [*checks, make_check("selector")]
+    checks = list(default_filter(args.slots).checks)
+    if args.with_selector and "selector" not in {c.name for c in checks}:
+        checks.append(make_check("selector"))
+    if "pll" not in {c.name for c in checks}:  # scored for its AUC (and its per-check figures)
+        checks.append(make_check("pll"))
     recs = score_items(items, checks)
     valid = [bool(r["valid"]) for r in rows]
     out = {"candidates": len(rows), "valid": sum(valid), "slots": args.slots, "checks": {}}
@@ -240,7 +242,8 @@ def per_check(args: argparse.Namespace) -> None:
                                "verdict": "rejects more fluent than it catches alone" if lost > alone else "catches more alone than it loses"}
     from s2lct.expand.checks import passed
 
-    out["filter"] = precision_recall(valid, [passed(r) for r in recs])
+    used = {c.name for c in default_filter(args.slots).checks}
+    out["filter"] = precision_recall(valid, [passed({k: v for k, v in r.items() if k in used}) for r in recs])
     out["auc"] = {"mlm_score": auc([r["score"] for r in rows], valid), "pll": auc([r["pll"]["score"] for r in recs], valid)}
     print(json.dumps(out, indent=2))
     if args.json:

@@ -136,7 +136,7 @@ def _config_description(config: ExpansionConfig) -> dict[str, Any]:
 #: ``pll`` rejected 35 fluent candidates and caught no non-fluent one that another check missed,
 #: ``reparse`` 3 and none; ``insertions`` (every kind allowed) rejected 76 fluent against 87 caught
 #: alone, and the selector replaces it (cross-fitted AUC 0.81 against the masked-LM score's 0.72).
-KINDS_CHECKS: tuple[str, ...] = ("first_word", "names", "function_words", "selector")
+KINDS_CHECKS: tuple[str, ...] = ("first_word", "names", "function_words", "stacking", "selector")
 
 
 def default_filter(slots: str) -> FluencyFilter:

@@ -98,6 +98,14 @@ def repeats_neighbour(c: ExpansionCandidate) -> bool:
     return False
 
 
+def _fill_after_negation(c: ExpansionCandidate, variant: Variant) -> bool:
+    """An inserted word right after a negation the transform made ("This is [probably] a mess" →
+    "This isn't probably a mess"): the adverb then reads as negated, or not at all."""
+    fills = {m.word.lower() for m in c.masks}
+    toks = [t.lower() for t in variant.tokens]
+    return any(t in fills and toks[i - 1] in ("not", "n't") for i, t in enumerate(toks) if i)
+
+
 def _annotate_candidates(candidates: dict[tuple[str, ...], list[ExpansionCandidate]]) -> dict[tuple[str, ...], tuple[tuple[str, ...], frozenset[str], frozenset[str], int]]:
     """Tags and word classes of every expanded sentence, tagged in one batch."""
     distinct = list(dict.fromkeys(c.tokens for cands in candidates.values() for c in cands))
@@ -147,7 +155,7 @@ def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
                     same = [v for v in apply_ops(exp.tokens, exp.tags, slot.ops, keep) if v.name == variant.name]
                 except TransformError:
                     continue
-                if same:
+                if same and not _fill_after_negation(c, same[0]):
                     accepted.append((c, slot_name, seed, same[0]))
         accepted.sort(key=lambda t: (-t[0].score, -t[0].production_probability, t[1], t[0].tokens))
         for c, slot_name, seed, variant in accepted[:k]:

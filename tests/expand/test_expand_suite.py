@@ -196,3 +196,16 @@ def test_spec_slot_kinds_are_the_engines_and_a_wrong_one_is_one_line(tmp_path, r
         load_specs([tmp_path])
     msg = str(err.value)
     assert "LC1.yaml" in msg and "expansion.kinds" in msg and "'adverb'" in msg and len(msg.strip().splitlines()) == 1
+
+
+def test_no_fill_right_after_the_negation_a_transform_makes(corpus, specs):
+    """LC4 negates the copula: "This is [probably] a mess" would read "This isn't probably a mess"."""
+    result = build_capability(specs["LC4"], corpus, seed=0)
+
+    def make(seed):
+        cop = next(i for i, t in enumerate(seed) if t in ("is", "are"))
+        return [insert(seed, cop + 1, "probably", "RB", 0.9), insert(seed, len(seed) - 1, "here", "RB", 0.1)]
+
+    expand_results([result], no_progress, expander=FakeExpander(make))
+    words = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
+    assert "here" in words and "probably" not in words
