@@ -54,8 +54,9 @@ def expand_results(
     candidates = expander.expand(seeds, on_progress=task.advance)
     task.close()
     annotated = _annotate_candidates(candidates)
+    spread = getattr(getattr(expander, "config", None), "slots", "paper") == "kinds"  # the paper's engine: best score only
     for r in todo:
-        _add_expansions(r, candidates, annotated)
+        _add_expansions(r, candidates, annotated, spread)
         r.extra["expansion"] = {"max_per_seed": r.spec.expansion.max_per_seed, "word_rule": r.spec.expansion.word_rule}
     stats = expander.stats
     return {
@@ -98,6 +99,10 @@ def repeats_neighbour(c: ExpansionCandidate) -> bool:
     return False
 
 
+def _words(c: ExpansionCandidate) -> str:
+    return " ".join(m.word.lower() for m in c.masks)
+
+
 def _fill_after_negation(c: ExpansionCandidate, variant: Variant) -> bool:
     """An inserted word right after a negation the transform made ("This is [probably] a mess" →
     "This isn't probably a mess"): the adverb then reads as negated, or not at all."""
@@ -131,8 +136,12 @@ def _as_seed(original: AnnotatedSentence, tokens: tuple[str, ...], info: tuple[A
     return AnnotatedSentence(sentence, tags, classes, words, n_words, original.shape, original.first_keeps_capital)
 
 
-def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
+def _add_expansions(r: CapabilityResult, candidates, annotated, spread: bool = False) -> None:
+    """With ``spread``, a seed case's k expansions prefer the inserted words this capability has
+    used least so far (cases in id order), then the best score: one frequent filler ("really")
+    then does not take every slot where another fluent word passed too."""
     spec, k = r.spec, r.spec.expansion.max_per_seed
+    uses: dict[str, int] = {}
     kinds = None if r.spec.expansion.kinds is None else frozenset(r.spec.expansion.kinds)
     new_cases = []
     for case in list(r.cases):
@@ -157,8 +166,9 @@ def _add_expansions(r: CapabilityResult, candidates, annotated) -> None:
                     continue
                 if same and not _fill_after_negation(c, same[0]):
                     accepted.append((c, slot_name, seed, same[0]))
-        accepted.sort(key=lambda t: (-t[0].score, -t[0].production_probability, t[1], t[0].tokens))
+        accepted.sort(key=lambda t: (uses.get(_words(t[0]), 0) if spread else 0, -t[0].score, -t[0].production_probability, t[1], t[0].tokens))
         for c, slot_name, seed, variant in accepted[:k]:
+            uses[_words(c)] = uses.get(_words(c), 0) + 1
             new_bound = dict(bound)
             new_bound[slot_name] = (seed, variant)
             record = c.expansion_record(detokenize, seed_case=case.id, seed_text=seed.text, slot=slot_name, checks={"search": True})

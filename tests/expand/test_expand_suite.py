@@ -209,3 +209,26 @@ def test_no_fill_right_after_the_negation_a_transform_makes(corpus, specs):
     expand_results([result], no_progress, expander=FakeExpander(make))
     words = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
     assert "here" in words and "probably" not in words
+
+
+def test_slot_kind_engine_spreads_the_inserted_words(corpus, specs):
+    """Under the slot-kind engine a seed case takes the least-used of its fluent fills first."""
+    from types import SimpleNamespace
+
+    spec = specs["LC2"].model_copy(update={"expansion": specs["LC2"].expansion.model_copy(update={"max_per_seed": 1})})
+
+    def make(seed):
+        last = len(seed) - 1
+        return [insert(seed, last, "really", "RB", 0.9), insert(seed, last, "indeed", "RB", 0.5)]
+
+    words = {}
+    for slots in ("paper", "kinds"):
+        result = build_capability(spec, corpus, seed=0)
+        fake = FakeExpander(make)
+        fake.config = SimpleNamespace(slots=slots)
+        expand_results([result], no_progress, expander=fake)
+        words[slots] = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
+    n = len(words["kinds"])
+    assert n == len(words["paper"]) and n > 10
+    assert words["paper"].count("really") > 0.8 * n  # the paper's engine: best score only
+    assert words["kinds"].count("really") <= n / 2 + 1 and words["kinds"].count("indeed") >= n / 2 - 1
