@@ -20,6 +20,8 @@ def test_stacked_adverbs_refused_manner_and_negation_kept():
         item("an insultingly inept film", "DT RB JJ NN", 1, "incredibly"),  # "[incredibly] insultingly"
         item("The piece works brilliantly .", "DT NN VBZ RB .", 3, "quite"),  # "works [quite] brilliantly"
         item("It is not bad .", "PRP VBZ RB JJ .", 3, "really"),  # "not [really] bad"
+        item("His work is particularly impressive .", "PRP$ NN VBZ RB JJ .", 3, "really"),  # not a manner adverb
         item("The actors are fantastic .", "DT NNS VBP JJ .", 3, "really"),
         item("The actors are fantastic .", "DT NNS VBP JJ .", 1, "other", "JJ"),  # not an adverb: not this check's
-    ) == [(False, "after_adverb"), (False, "before_adverb"), (True, None), (True, None), (True, None), (True, None)]
+    ) == [(False, "after_adverb"), (False, "before_adverb"), (True, None), (True, None), (False, "before_adverb"), (True, None),
+          (True, None)]

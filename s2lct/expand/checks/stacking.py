@@ -2,7 +2,8 @@
 engine's expansions): "is not so [really] bad", "an [incredibly] insultingly inept", "the movie
 completely [really] transfixes", "is painfully [incredibly] foolish", "are [quite] nowhere near".
 Two degree words stacked read as machine text. Allowed: a degree word right before a "-ly"
-manner adverb that follows a verb ("works [quite] brilliantly"). Tags only: the fill's mask
+manner adverb that follows a verb ("works [quite] brilliantly"); "-ly" words that are not manner
+adverbs (``insertions.NOT_MANNER``: "is [really] particularly", "'s [probably] absolutely") are not. Tags only: the fill's mask
 symbol, the seed's parse tags around it.
 """
 
@@ -12,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
+from s2lct.expand.checks.insertions import NOT_MANNER
 
 ADVERBS = frozenset({"RB", "RBR", "RBS"})
 VERBS = frozenset({"VB", "VBD", "VBG", "VBN", "VBP", "VBZ"})
@@ -20,7 +22,7 @@ NEGATIONS = frozenset({"not", "n't", "never"})
 
 class Stacking:
     name = "stacking"
-    version = "1"
+    version = "2"
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["after_adverb", "before_adverb"]}
@@ -39,7 +41,8 @@ class Stacking:
         if prev_tag in ADVERBS and it.tokens[p - 1].lower() not in NEGATIONS:
             return "after_adverb"
         if p + 1 < n and it.tag(p + 1) in ADVERBS:
-            manner = it.tokens[p + 1].lower().endswith("ly") and prev_tag in VERBS
+            nxt = it.tokens[p + 1].lower()
+            manner = nxt.endswith("ly") and nxt not in NOT_MANNER and prev_tag in VERBS
             if not manner:
                 return "before_adverb"
         return None
