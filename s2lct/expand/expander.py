@@ -21,14 +21,17 @@ a canonical order (sorted) and fixed chunks, so batch compositions, and thus res
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from s2lct.atomic import dumps_json, short_hash
-from s2lct.expand.checks import CheckItem, FluencyFilter, passed
+from s2lct.expand.candidates import ExpansionCandidate, MaskFill, SeedResult, _rank_key, best
+from s2lct.expand.checks import CheckItem, FluencyFilter
 from s2lct.expand.fillin import fill_in, place_fills, round_prob
+from s2lct.expand.slots import config_description as _config_description
+from s2lct.expand.slots import default_filter
 from s2lct.expand.store import ExpansionStore
 
 __all__ = ["ExpansionCandidate", "ExpansionConfig", "ExpansionStats", "ExpansionStore", "MaskFill", "SeedExpander", "SeedResult", "best"]
@@ -58,116 +61,6 @@ class ExpansionConfig:
             from s2lct.expand.slots import validate_budget
 
             validate_budget(dict(self.budget), "expansion budget")
-
-
-@dataclass(frozen=True, slots=True)
-class MaskFill:
-    position: int  # token index in the expanded seed
-    symbol: str
-    word: str
-    score: float  # the masked LM's probability
-
-
-@dataclass(frozen=True)
-class ExpansionCandidate:
-    """One accepted expansion of a seed (the data behind a suite "Expansion object")."""
-
-    seed: Tokens
-    tokens: Tokens  # the expanded seed
-    masks: tuple[MaskFill, ...]
-    production: str  # e.g. "NP -> DT NNS"
-    production_probability: float
-    score: float  # product of the mask probabilities
-    checks: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=True)  # name → True or {"pass", "score"}
-
-    @property
-    def accepted(self) -> bool:
-        """Passed every check it ran (PoS, neutrality and the fluency checks)."""
-        return passed(self.checks)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seed": list(self.seed),
-            "tokens": list(self.tokens),
-            "masks": [asdict(m) for m in self.masks],
-            "production": self.production,
-            "production_probability": self.production_probability,
-            "score": self.score,
-            "checks": dict(self.checks),
-        }
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> ExpansionCandidate:
-        return cls(
-            tuple(d["seed"]), tuple(d["tokens"]), tuple(MaskFill(**m) for m in d["masks"]),
-            d["production"], d["production_probability"], d["score"], dict(d["checks"]),
-        )
-
-    def expansion_record(self, detokenize: Callable[[Sequence[str]], str] = " ".join, **extra: Any) -> dict[str, Any]:
-        """The suite-format expansion object (docs/suite-format.md); the caller adds ``seed_case``,
-        ``seed_text`` and its ``checks["search"]`` through ``extra``/``checks``."""
-        checks = {**self.checks, **extra.pop("checks", {})}
-        return {
-            "expanded_seed": detokenize(self.tokens),
-            "masks": [asdict(m) for m in self.masks],
-            "production": self.production,
-            "production_probability": self.production_probability,
-            "score": self.score,
-            "checks": checks,
-            **extra,
-        }
-
-
-def _config_description(config: ExpansionConfig) -> dict[str, Any]:
-    """The knobs that enter the store key; the slot policy only when not the paper's (older keys stay valid)."""
-    d = {k: v for k, v in asdict(config).items() if k != "chunk_size"}
-    if d["slots"] == "paper":
-        del d["slots"], d["budget"]
-    else:
-        from s2lct.expand.slots import DEFAULT_BUDGET, PHRASES
-
-        d["budget"] = dict(sorted((dict(config.budget) if config.budget is not None else DEFAULT_BUDGET).items()))
-        d["phrases"] = {k: list(v) for k, v in PHRASES.items()}
-    return d
-
-
-#: the fluency checks of the slot-kind policy: the cheap word rules, then the trained selector.
-#: Measured on tests/data/expansions_kinds.jsonl (``calibrate_fluency.py checks --slots kinds``):
-#: ``pll`` rejected 35 fluent candidates and caught no non-fluent one that another check missed,
-#: ``reparse`` 3 and none; ``insertions`` (every kind allowed) rejected 76 fluent against 87 caught
-#: alone, and the selector replaces it (cross-fitted AUC 0.81 against the masked-LM score's 0.72).
-KINDS_CHECKS: tuple[str, ...] = ("first_word", "names", "function_words", "stacking", "selector")
-
-
-def default_filter(slots: str) -> FluencyFilter:
-    """The default fluency checks of a slot policy."""
-    if slots != "kinds":
-        return FluencyFilter()
-    from s2lct.expand.checks import make_check
-
-    return FluencyFilter([make_check(n) for n in KINDS_CHECKS])
-
-
-def best(candidates: Iterable[ExpansionCandidate], k: int | None, keep: Callable[[ExpansionCandidate], bool] | None = None) -> list[ExpansionCandidate]:
-    """Check (c) and step 7 for one capability: the ``k`` best-scoring candidates that ``keep``
-    accepts (score, then production probability, then tokens: a total order)."""
-    kept = [c for c in candidates if keep is None or keep(c)]
-    kept.sort(key=_rank_key)
-    return kept if k is None else kept[:k]
-
-
-def _rank_key(c: ExpansionCandidate) -> tuple:
-    return (-c.score, -c.production_probability, c.tokens, tuple((m.position, m.symbol) for m in c.masks))
-
-
-@dataclass(frozen=True)
-class SeedResult:
-    status: str  # "ok" | "parse_failed"
-    candidates: tuple[ExpansionCandidate, ...]  # passed every check, best first
-    error: str | None = None
-    masked: int = 0  # masked sentences tried
-    fills: int = 0  # fills the masked LM offered
-    rejected: tuple[ExpansionCandidate, ...] = ()  # passed PoS and neutrality, failed a fluency check
 
 
 # ---------------------------------------------------------------------------------------------

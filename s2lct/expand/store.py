@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from s2lct.atomic import dumps_json
+from s2lct.expand.candidates import ExpansionCandidate, SeedResult, _rank_key
 
 Tokens = tuple[str, ...]
 
@@ -46,11 +47,9 @@ class ExpansionStore:
         rows = self._db.execute("SELECT seed FROM seeds WHERE config=?", (config,))
         return {tuple(json.loads(r[0])) for r in rows}
 
-    def get_many(self, config: str, seeds: Iterable[Tokens]) -> dict[Tokens, Any]:
+    def get_many(self, config: str, seeds: Iterable[Tokens]) -> dict[Tokens, SeedResult]:
         """Stored ``SeedResult``s of these seeds (those not stored are left out)."""
-        from s2lct.expand.expander import ExpansionCandidate, SeedResult
-
-        out: dict[Tokens, Any] = {}
+        out: dict[Tokens, SeedResult] = {}
         cur = self._db.cursor()
         for s in seeds:
             row = cur.execute(
@@ -62,9 +61,8 @@ class ExpansionStore:
                 out[s] = SeedResult(row[0], ok, row[1], row[2], row[3], tuple(c for c in cands if not c.accepted))
         return out
 
-    def put_many(self, config: str, results: Mapping[Tokens, Any]) -> None:
+    def put_many(self, config: str, results: Mapping[Tokens, SeedResult]) -> None:
         """All results of one chunk in one transaction: a chunk is either stored or not."""
-        from s2lct.expand.expander import _rank_key
 
         rows = [
             (config, self._key(s), r.status, r.error, r.masked, r.fills,

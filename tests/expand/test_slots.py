@@ -73,7 +73,7 @@ def test_unknown_slot_policy():
 
 def test_paper_config_keeps_its_store_key():
     """The paper's engine is described exactly as before issue 22: committed suites stay valid."""
-    from s2lct.expand.expander import _config_description
+    from s2lct.expand.slots import config_description as _config_description
 
     assert _config_description(ExpansionConfig()) == {"max_masked": 10, "top_n": 10, "seed": 0}
     kinds = _config_description(ExpansionConfig(slots="kinds"))
