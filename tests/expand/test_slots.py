@@ -78,3 +78,29 @@ def test_paper_config_keeps_its_store_key():
     assert _config_description(ExpansionConfig()) == {"max_masked": 10, "top_n": 10, "seed": 0}
     kinds = _config_description(ExpansionConfig(slots="kinds"))
     assert kinds["slots"] == "kinds" and kinds["budget"]["adverb"] > 0 and "pp" not in kinds["budget"]
+
+
+def test_slot_kind_engine_end_to_end(tmp_path):
+    """Real parser, grammar, masked LM, tagger: the kinds engine fills adverb/adjective/"that"
+    slots only, records the tagged family member, and runs the word rules, stacking and the selector."""
+    import _engine_models as models
+
+    from s2lct.expand.expander import SeedExpander
+    from s2lct.expand.slots import kind_of
+
+    seeds = [tuple("The actors are fantastic .".split()), tuple("I think the plot drags .".split())]
+    ex = SeedExpander(ExpansionConfig(slots="kinds"), parser=models.parser(), grammar=models.grammar(), mlm=models.mlm(),
+                      tagger=models.tagger(), polarity=models.polarity(), store=tmp_path / "s.sqlite3")
+    res = ex.expand_results(seeds)
+    cands = [c for r in res.values() for c in (*r.candidates, *r.rejected)]
+    assert cands
+    for c in cands:
+        kind = kind_of(c.production.split(" -> ")[0], tuple(m.symbol for m in c.masks))
+        assert kind in ("adverb", "adjective", "complementiser"), c
+        assert not any(m.symbol in ("NNP", "NNPS") for m in c.masks)
+        assert set(c.checks) >= {"pos", "neutral", "first_word"}
+    assert any("selector" in c.checks for c in cands)
+    # an intensifier gets past neutrality under this policy ("are [very] fantastic" or the like)
+    from s2lct.expand.boosters import intensifiers
+
+    assert any(m.word.lower() in intensifiers() for c in cands for m in c.masks)
