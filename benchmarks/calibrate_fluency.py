@@ -2,6 +2,7 @@
 
     python benchmarks/calibrate_fluency.py draw --out /tmp/pool.jsonl       # fresh expansion of sampled seeds
     python benchmarks/calibrate_fluency.py evaluate                          # precision/recall of the filter
+    python benchmarks/calibrate_fluency.py checks --json out.json            # per check, pooled annotated sets
 
 ``draw``: the distinct SST seeds of the committed suites' seed cases (source/split/index of every
 ``seeds`` entry of a case without expansion, all capabilities), sorted, ``random.Random(SEED_DRAW)
@@ -41,6 +42,7 @@ for k, v in {
     os.environ.setdefault(k, str(v))
 
 SEED_DRAW, CAND_DRAW = 1010, 2020
+POOL_CHECKS = ("first_word", "names", "function_words")
 SEED_HELD_OUT, CAND_HELD_OUT = 3030, 4040
 ANNOTATED = REPO / "tests" / "data" / "expansions_annotated.jsonl"
 
@@ -64,19 +66,32 @@ def draw(args: argparse.Namespace) -> None:
     from s2lct.expand.checks import FluencyFilter
     from s2lct.expand.expander import SeedExpander
 
+    from s2lct.expand.expander import ExpansionConfig
+
     sst = {(s.split, s.index): s for s in load_sst(get_settings().data_root)}
-    refs = random.Random(SEED_DRAW).sample(suite_seed_refs(REPO / "generated"), args.seeds)
+    refs = suite_seed_refs(REPO / "generated")
+    annotated = {tuple(json.loads(line)["seed"]) for f in args.exclude_annotated for line in f.read_text(encoding="utf-8").splitlines()}
+    refs = [r for r in refs if sst[r].tokens not in annotated]  # a seed judged in an earlier set is never drawn again
+    refs = random.Random(args.rng).sample(refs, args.seeds)
     seeds = [sst[r].tokens for r in refs]
-    ex = SeedExpander(fluency=FluencyFilter(cascade=False), store=Path(tempfile.mkdtemp()) / "exp.sqlite3")
+    labels = {sst[r].tokens: sst[r].label for r in refs}
+    from s2lct.expand.checks import make_check, passed
+
+    # paper: every default check scored on every candidate; kinds: the pool is what passes the cheap
+    # word rules (which lose almost no fluent candidate: ``checks``), the rest is re-scored at evaluation
+    checks = FluencyFilter(cascade=False).checks if args.slots == "paper" else [make_check(n) for n in POOL_CHECKS]
+    ex = SeedExpander(ExpansionConfig(slots=args.slots), fluency=FluencyFilter(checks, cascade=False),
+                      store=Path(tempfile.mkdtemp()) / "exp.sqlite3")
     results = ex.expand_results(seeds)
     tags = {s: tuple(t for _, t in tree.pos()) for s, tree in zip(seeds, ex.parser.parse(seeds)) if tree is not None}
     pool = sorted(
-        ((s, c) for s, r in results.items() for c in (*r.candidates, *r.rejected)), key=lambda sc: (sc[0], sc[1].tokens)
+        ((s, c) for s, r in results.items() for c in (*r.candidates, *r.rejected) if args.slots == "paper" or passed(c.checks)),
+        key=lambda sc: (sc[0], sc[1].tokens),
     )
     picked = random.Random(CAND_DRAW).sample(pool, min(args.n, len(pool)))
     with open(args.out, "w", encoding="utf-8") as fh:
         for s, c in picked:
-            rec = {"seed": list(s), "seed_tags": list(tags[s]), **c.to_json(), "valid": None}
+            rec = {"seed": list(s), "seed_tags": list(tags[s]), "seed_label": labels[s], **c.to_json(), "valid": None}
             fh.write(json.dumps(rec, ensure_ascii=False) + "\n")
     print(json.dumps({"seeds": len(seeds), "pool": len(pool), "accepted_in_pool": sum(c.accepted for _, c in pool),
                       "written": len(picked), "stats": {"rejected_by": ex.stats.rejected_by, "seconds": ex.stats.seconds}}), file=sys.stderr)
@@ -125,7 +140,7 @@ def load_items(path: Path):
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     items = [
         CheckItem(tuple(r["seed"]), tuple(r["seed_tags"]), tuple(r["tokens"]), tuple(m["position"] for m in r["masks"]),
-                  tuple(m["symbol"] for m in r["masks"]), r["production"])
+                  tuple(m["symbol"] for m in r["masks"]), r["production"], r["score"])
         for r in rows
     ]
     return rows, items
@@ -178,12 +193,111 @@ def evaluate(args: argparse.Namespace) -> None:
             print(f"  pll >= {th:5.1f}:", json.dumps(precision_recall(valid, acc)))
 
 
+ALL_SETS = ("expansions_annotated.jsonl", "expansions_held_out.jsonl", "expansions_held_out_2.jsonl",
+            "expansions_held_out_3.jsonl", "expansions_held_out_4.jsonl")
+
+
+def auc(scores: list[float], valid: list[bool]) -> float | None:
+    """Area under the ROC curve (Mann-Whitney: ties count half)."""
+    pos = [s for s, v in zip(scores, valid) if v]
+    neg = [s for s, v in zip(scores, valid) if not v]
+    if not pos or not neg:
+        return None
+    wins = sum((p > n) + 0.5 * (p == n) for p in pos for n in neg)
+    return round(wins / (len(pos) * len(neg)), 4)
+
+
+def per_check(args: argparse.Namespace) -> None:
+    """Per check, over the pooled annotated sets (every check on every candidate, cascade off):
+    how many fluent candidates it rejects against how many non-fluent ones it catches, the
+    precision and recall of passing it alone, and the AUC of the masked-LM and PLL scores."""
+    import torch
+
+    torch.set_num_threads(1)
+    rows, items = [], []
+    for name in args.files or [REPO / "tests" / "data" / n for n in ALL_SETS]:
+        r, it = load_items(Path(name))
+        rows += r
+        items += it
+    from s2lct.expand.expander import default_filter
+
+    from s2lct.expand.checks import make_check
+
+    checks = list(default_filter(args.slots).checks)
+    if args.with_selector and "selector" not in {c.name for c in checks}:
+        checks.append(make_check("selector"))
+    if "pll" not in {c.name for c in checks}:  # scored for its AUC (and its per-check figures)
+        checks.append(make_check("pll"))
+    recs = score_items(items, checks)
+    valid = [bool(r["valid"]) for r in rows]
+    out = {"candidates": len(rows), "valid": sum(valid), "slots": args.slots, "checks": {}}
+    for name in recs[0]:
+        ok = [r[name]["pass"] for r in recs]
+        others = [all(x["pass"] for k, x in r.items() if k != name) for r in recs]
+        caught = sum((not o) and (not v) for o, v in zip(ok, valid))
+        alone = sum((not o) and (not v) and rest for o, v, rest in zip(ok, valid, others))  # no other check catches it
+        lost = sum((not o) and v for o, v in zip(ok, valid))
+        out["checks"][name] = {**precision_recall(valid, ok), "rejects_invalid": caught, "rejects_invalid_alone": alone,
+                               "rejects_valid": lost,
+                               "verdict": "rejects more fluent than it catches alone" if lost > alone else "catches more alone than it loses"}
+    from s2lct.expand.checks import passed
+
+    used = {c.name for c in default_filter(args.slots).checks}
+    out["filter"] = precision_recall(valid, [passed({k: v for k, v in r.items() if k in used}) for r in recs])
+    out["auc"] = {"mlm_score": auc([r["score"] for r in rows], valid), "pll": auc([r["pll"]["score"] for r in recs], valid)}
+    print(json.dumps(out, indent=2))
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=2) + "\n")
+
+
+def selector_eval(args: argparse.Namespace) -> None:
+    """The selector against the masked-LM score and PLL on an annotated file: AUC of each, and
+    precision/recall of the selector (after the cheap word rules) per threshold; the threshold is
+    chosen on the seeds of one half (``hash`` of the seed, even) and measured on the other."""
+    import hashlib
+
+    import torch
+
+    torch.set_num_threads(1)
+    from s2lct.expand.checks import make_check, passed
+    from s2lct.expand.checks.selector import Selector
+
+    rows, items = load_items(args.file)
+    valid = [bool(r["valid"]) for r in rows]
+    sel = Selector(path=str(args.model) if args.model else None)
+    recs = score_items(items, [*[make_check(n) for n in POOL_CHECKS], make_check("pll"), sel])
+    p_sel = [r["selector"]["score"] for r in recs]
+    rules = [all(r[n]["pass"] for n in POOL_CHECKS) for r in recs]
+    half = [int(hashlib.sha256(" ".join(r["seed"]).encode()).hexdigest(), 16) % 2 for r in rows]
+    out = {"candidates": len(rows), "valid": sum(valid),
+           "auc": {"mlm_score": auc([r["score"] for r in rows], valid), "pll": auc([r["pll"]["score"] for r in recs], valid),
+                   "selector": auc(p_sel, valid)},
+           "auc_by_half": {h: {"mlm_score": auc([r["score"] for r, x in zip(rows, half) if x == h], [v for v, x in zip(valid, half) if x == h]),
+                               "pll": auc([r["pll"]["score"] for r, x in zip(recs, half) if x == h], [v for v, x in zip(valid, half) if x == h]),
+                               "selector": auc([p for p, x in zip(p_sel, half) if x == h], [v for v, x in zip(valid, half) if x == h])}
+                           for h in (0, 1)},
+           "thresholds": {}}
+    for th in [x / 20 for x in range(1, 20)]:
+        acc = [ru and p >= th for ru, p in zip(rules, p_sel)]
+        out["thresholds"][th] = {
+            "all": precision_recall(valid, acc),
+            "calibration_half": precision_recall([v for v, h in zip(valid, half) if h == 0], [a for a, h in zip(acc, half) if h == 0]),
+            "test_half": precision_recall([v for v, h in zip(valid, half) if h == 1], [a for a, h in zip(acc, half) if h == 1]),
+        }
+    print(json.dumps(out, indent=1))
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1) + "\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
     d = sub.add_parser("draw")
     d.add_argument("--seeds", type=int, default=150)
     d.add_argument("--n", type=int, default=320)
+    d.add_argument("--rng", type=int, default=SEED_DRAW, help="seed of the seed draw")
+    d.add_argument("--slots", choices=["paper", "kinds"], default="paper", help="the expander's slot policy")
+    d.add_argument("--exclude-annotated", type=Path, nargs="*", default=[], metavar="FILE")
     d.add_argument("--out", type=Path, required=True)
     h = sub.add_parser("held-out")
     h.add_argument("--first-seeds", type=int, default=150, help="--seeds of the first draw (excluded)")
@@ -200,8 +314,17 @@ def main() -> None:
     e.add_argument("--file", type=Path, default=ANNOTATED)
     e.add_argument("--stored", action="store_true", help="use the scores stored in the file instead of re-scoring")
     e.add_argument("--sweep", action="store_true")
+    c = sub.add_parser("checks", help="per-check precision/recall and score AUCs on the pooled annotated sets")
+    c.add_argument("files", type=Path, nargs="*", help="annotated files (default: every tests/data/expansions_*.jsonl)")
+    c.add_argument("--slots", choices=["paper", "kinds"], default="paper", help="score with this slot policy's default checks")
+    c.add_argument("--with-selector", action="store_true", help="add the trained selector to the checks")
+    c.add_argument("--json", type=Path, default=None)
+    sv = sub.add_parser("selector", help="the trained selector vs masked-LM score and PLL on an annotated file")
+    sv.add_argument("--file", type=Path, required=True)
+    sv.add_argument("--model", type=Path, default=None, help="selector weights (default: the packaged one)")
+    sv.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()
-    {"draw": draw, "held-out": held_out, "evaluate": evaluate}[args.cmd](args)
+    {"selector": selector_eval, "draw": draw, "held-out": held_out, "evaluate": evaluate, "checks": per_check}[args.cmd](args)
 
 
 if __name__ == "__main__":

@@ -28,3 +28,16 @@ def shared_dir() -> Path:
 @pytest.fixture(scope="session")
 def repo_dir() -> Path:
     return REPO
+
+
+@pytest.fixture(scope="session")
+def selector_weights(tmp_path_factory) -> Path:
+    """The fluency selector trained here (a trained model is built, never committed), for the slot-kind engine's tests."""
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("selector") / "selector.json"
+    subprocess.run([sys.executable, str(REPO / "benchmarks" / "train_selector.py"), "--out", str(out)], check=True,
+                   capture_output=True, text=True)
+    os.environ["S2LCT_SELECTOR"] = str(out)
+    return out

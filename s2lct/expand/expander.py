@@ -20,20 +20,25 @@ a canonical order (sorted) and fixed chunks, so batch compositions, and thus res
 
 from __future__ import annotations
 
-import json
-import sqlite3
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import asdict, dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Protocol
 
 from s2lct.atomic import dumps_json, short_hash
-from s2lct.expand.checks import CheckItem, FluencyFilter, passed
+from s2lct.expand.candidates import ExpansionCandidate, MaskFill, SeedResult, _rank_key, best
+from s2lct.expand.checks import CheckItem, FluencyFilter
 from s2lct.expand.fillin import fill_in, place_fills, round_prob
+from s2lct.expand.slots import config_description as _config_description
+from s2lct.expand.slots import default_filter
+from s2lct.expand.store import ExpansionStore
+
+__all__ = ["ExpansionCandidate", "ExpansionConfig", "ExpansionStats", "ExpansionStore", "MaskFill", "SeedExpander", "SeedResult", "best"]
 
 ENGINE_VERSION = "6"  # 2: masked-LM batches per seed; 3: fills cased as written English; 4: ...after the PoS check; 5: fluency checks; 6: insertions v6 (third and fourth blind draws)
 Tokens = tuple[str, ...]
+SLOT_POLICIES = ("paper", "kinds")
 
 
 @dataclass(frozen=True)
@@ -44,153 +49,18 @@ class ExpansionConfig:
     top_n: int = 10  # fills asked from the masked LM per masked sentence (step 5)
     seed: int = 0  # random seed for tie-breaking among equally probable productions
     chunk_size: int = 64  # seeds per durable commit
+    slots: str = "paper"  # "paper": k most probable productions; "kinds": budget by slot kind (s2lct.expand.slots)
+    budget: tuple[tuple[str, int], ...] | None = None  # slots="kinds": masked sentences per kind (None: slots.DEFAULT_BUDGET)
 
+    def __post_init__(self) -> None:
+        from s2lct.errors import S2LCTError
 
-@dataclass(frozen=True, slots=True)
-class MaskFill:
-    position: int  # token index in the expanded seed
-    symbol: str
-    word: str
-    score: float  # the masked LM's probability
+        if self.slots not in SLOT_POLICIES:
+            raise S2LCTError(f"expansion slots: unknown policy {self.slots!r}; valid: {', '.join(SLOT_POLICIES)}")
+        if self.budget is not None:
+            from s2lct.expand.slots import validate_budget
 
-
-@dataclass(frozen=True)
-class ExpansionCandidate:
-    """One accepted expansion of a seed (the data behind a suite "Expansion object")."""
-
-    seed: Tokens
-    tokens: Tokens  # the expanded seed
-    masks: tuple[MaskFill, ...]
-    production: str  # e.g. "NP -> DT NNS"
-    production_probability: float
-    score: float  # product of the mask probabilities
-    checks: Mapping[str, Any] = field(default_factory=dict, hash=False, compare=True)  # name → True or {"pass", "score"}
-
-    @property
-    def accepted(self) -> bool:
-        """Passed every check it ran (PoS, neutrality and the fluency checks)."""
-        return passed(self.checks)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "seed": list(self.seed),
-            "tokens": list(self.tokens),
-            "masks": [asdict(m) for m in self.masks],
-            "production": self.production,
-            "production_probability": self.production_probability,
-            "score": self.score,
-            "checks": dict(self.checks),
-        }
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> ExpansionCandidate:
-        return cls(
-            tuple(d["seed"]), tuple(d["tokens"]), tuple(MaskFill(**m) for m in d["masks"]),
-            d["production"], d["production_probability"], d["score"], dict(d["checks"]),
-        )
-
-    def expansion_record(self, detokenize: Callable[[Sequence[str]], str] = " ".join, **extra: Any) -> dict[str, Any]:
-        """The suite-format expansion object (docs/suite-format.md); the caller adds ``seed_case``,
-        ``seed_text`` and its ``checks["search"]`` through ``extra``/``checks``."""
-        checks = {**self.checks, **extra.pop("checks", {})}
-        return {
-            "expanded_seed": detokenize(self.tokens),
-            "masks": [asdict(m) for m in self.masks],
-            "production": self.production,
-            "production_probability": self.production_probability,
-            "score": self.score,
-            "checks": checks,
-            **extra,
-        }
-
-
-def best(candidates: Iterable[ExpansionCandidate], k: int | None, keep: Callable[[ExpansionCandidate], bool] | None = None) -> list[ExpansionCandidate]:
-    """Check (c) and step 7 for one capability: the ``k`` best-scoring candidates that ``keep``
-    accepts (score, then production probability, then tokens: a total order)."""
-    kept = [c for c in candidates if keep is None or keep(c)]
-    kept.sort(key=_rank_key)
-    return kept if k is None else kept[:k]
-
-
-def _rank_key(c: ExpansionCandidate) -> tuple:
-    return (-c.score, -c.production_probability, c.tokens, tuple((m.position, m.symbol) for m in c.masks))
-
-
-@dataclass(frozen=True)
-class SeedResult:
-    status: str  # "ok" | "parse_failed"
-    candidates: tuple[ExpansionCandidate, ...]  # passed every check, best first
-    error: str | None = None
-    masked: int = 0  # masked sentences tried
-    fills: int = 0  # fills the masked LM offered
-    rejected: tuple[ExpansionCandidate, ...] = ()  # passed PoS and neutrality, failed a fluency check
-
-
-# ---------------------------------------------------------------------------------------------
-# store
-
-
-class ExpansionStore:
-    """sqlite store of per-seed results, durable per committed chunk."""
-
-    def __init__(self, path: str | Path) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        with self._db:
-            self._db.execute("CREATE TABLE IF NOT EXISTS configs (config TEXT PRIMARY KEY, description TEXT)")
-            self._db.execute(
-                "CREATE TABLE IF NOT EXISTS seeds (config TEXT, seed TEXT, status TEXT, error TEXT, masked INTEGER,"
-                " fills INTEGER, candidates TEXT, PRIMARY KEY (config, seed))"
-            )
-
-    @staticmethod
-    def _key(seed: Tokens) -> str:
-        return json.dumps(list(seed), ensure_ascii=False)
-
-    def register(self, config: str, description: Mapping[str, Any]) -> None:
-        with self._db:
-            self._db.execute("INSERT OR IGNORE INTO configs VALUES (?, ?)", (config, dumps_json(description)))
-
-    def finished(self, config: str) -> set[Tokens]:
-        rows = self._db.execute("SELECT seed FROM seeds WHERE config=?", (config,))
-        return {tuple(json.loads(r[0])) for r in rows}
-
-    def get_many(self, config: str, seeds: Iterable[Tokens]) -> dict[Tokens, SeedResult]:
-        out: dict[Tokens, SeedResult] = {}
-        cur = self._db.cursor()
-        for s in seeds:
-            row = cur.execute(
-                "SELECT status, error, masked, fills, candidates FROM seeds WHERE config=? AND seed=?", (config, self._key(s))
-            ).fetchone()
-            if row is not None:
-                cands = [ExpansionCandidate.from_json(d) for d in json.loads(row[4])]
-                ok = tuple(c for c in cands if c.accepted)
-                out[s] = SeedResult(row[0], ok, row[1], row[2], row[3], tuple(c for c in cands if not c.accepted))
-        return out
-
-    def put_many(self, config: str, results: Mapping[Tokens, SeedResult]) -> None:
-        """All results of one chunk in one transaction: a chunk is either stored or not."""
-        rows = [
-            (config, self._key(s), r.status, r.error, r.masked, r.fills,
-             dumps_json([c.to_json() for c in sorted((*r.candidates, *r.rejected), key=_rank_key)]))
-            for s, r in results.items()
-        ]
-        with self._db:
-            self._db.executemany("INSERT OR REPLACE INTO seeds VALUES (?, ?, ?, ?, ?, ?, ?)", rows)
-
-    def dump(self, config: str) -> list[tuple[str, str, str | None, int, int, str]]:
-        """Every stored row of a configuration, sorted (for comparing runs)."""
-        return list(
-            self._db.execute(
-                "SELECT seed, status, error, masked, fills, candidates FROM seeds WHERE config=? ORDER BY seed", (config,)
-            )
-        )
-
-    def close(self) -> None:
-        self._db.close()
+            validate_budget(dict(self.budget), "expansion budget")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -241,11 +111,12 @@ class SeedExpander:
         fluency: FluencyFilter | None = None,
     ) -> None:
         self.config = config or ExpansionConfig()
-        self.fluency = fluency if fluency is not None else FluencyFilter()
+        self.fluency = fluency if fluency is not None else default_filter(self.config.slots)
         self._parser, self._grammar, self._mlm, self._tagger, self._polarity = parser, grammar, mlm, tagger, polarity
         self._store_arg = store
         self._store: ExpansionStore | None = None
         self._masker = None
+        self._policy = None
         self._neutral: dict[tuple[str, str], bool] = {}
         self.stats = ExpansionStats()
 
@@ -313,7 +184,7 @@ class SeedExpander:
         """Everything that determines the results (hashed into the store key)."""
         return {
             "engine": ENGINE_VERSION,
-            "config": {k: v for k, v in asdict(self.config).items() if k != "chunk_size"},
+            "config": _config_description(self.config),
             "parser": self.parser.identity,
             "grammar": self.grammar.identity,
             "mlm": self.mlm.identity,
@@ -374,6 +245,41 @@ class SeedExpander:
         stored = store.get_many(config, distinct)
         return {s: stored[s] for s in distinct}
 
+    @property
+    def policy(self) -> Any:
+        """The slot-kind policy (``slots="kinds"``), built on the reference grammar."""
+        if self._policy is None:
+            from s2lct.expand.slots import SlotPolicy
+
+            self._policy = SlotPolicy(self.grammar, dict(self.config.budget) if self.config.budget is not None else None)
+        return self._policy
+
+    def masked(self, tree: Any, *, uncapped: bool = False) -> list[Any]:
+        """Steps 3+4 for one seed tree under the configured slot policy (``uncapped``: every slot)."""
+        if self.config.slots == "kinds":
+            return self.policy.masked_sentences(tree, self.config.seed, uncapped)
+        k = None if uncapped else self.config.max_masked
+        return self.masker.masked_sentences(tree, k, self.config.seed)
+
+    def _tag_ok(self, symbol: str, tag: str) -> bool:
+        """Check (a): the paper's exact tag, or under ``slots="kinds"`` any tag of the mask's family."""
+        if self.config.slots == "kinds":
+            from s2lct.expand.slots import accepts
+
+            return accepts(symbol, tag)
+        return tag == symbol
+
+    def _fill_ok(self, word: str, symbol: str) -> bool:
+        """Check (b): pure neutral; under ``slots="kinds"`` an intensifier too (kept out of neutral
+        seeds per capability, ``boosters.keeps_label``)."""
+        if self._is_neutral(word, symbol):
+            return True
+        if self.config.slots == "kinds":
+            from s2lct.expand.boosters import is_intensifier
+
+            return is_intensifier(word, symbol)
+        return False
+
     def _is_neutral(self, word: str, symbol: str) -> bool:
         key = (word, symbol)
         hit = self._neutral.get(key)
@@ -391,7 +297,7 @@ class SeedExpander:
         seed_tags: dict[Tokens, tuple[str, ...]] = {}
         for s, tree in zip(chunk, trees):
             if tree is not None:
-                masked_by_seed[s] = self.masker.masked_sentences(tree, self.config.max_masked, self.config.seed)
+                masked_by_seed[s] = self.masked(tree)
                 seed_tags[s] = tuple(tag for _, tag in tree.pos())
         flat = [(s, ms) for s, lst in masked_by_seed.items() for ms in lst]
         t2 = time.perf_counter()
@@ -411,18 +317,19 @@ class SeedExpander:
             n_fills[s] += len(fl)
             st.fills += len(fl)
             for f in fl:
-                if all(self._is_neutral(w, sym) for w, sym in zip(f.words, ms.mask_symbols)):
+                if all(self._fill_ok(w, sym) for w, sym in zip(f.words, ms.mask_symbols)):
                     pending.append((s, ms, f, fill_in(ms.tokens, ms.mask_positions, f.words)))
         st.neutral += len(pending)
         tags = self.tagger.tag([p[3] for p in pending]) if pending else []
         accepted: dict[Tokens, dict[Tokens, ExpansionCandidate]] = {s: {} for s in chunk}
         for (s, ms, f, filled), tg in zip(pending, tags):
-            if all(tg[p] == sym for p, sym in zip(ms.mask_positions, ms.mask_symbols)):
-                toks = place_fills(ms.tokens, ms.mask_positions, ms.mask_symbols, f.words, seed_tags[s])
+            if all(self._tag_ok(sym, tg[p]) for p, sym in zip(ms.mask_positions, ms.mask_symbols)):
+                symbols = tuple(tg[p] for p in ms.mask_positions)  # the mask's symbol, or the family member tagged
+                toks = place_fills(ms.tokens, ms.mask_positions, symbols, f.words, seed_tags[s])
                 cand = ExpansionCandidate(
                     seed=s,
                     tokens=toks,
-                    masks=tuple(MaskFill(p, sym, toks[p], sc) for p, sym, sc in zip(ms.mask_positions, ms.mask_symbols, f.probabilities)),
+                    masks=tuple(MaskFill(p, sym, toks[p], sc) for p, sym, sc in zip(ms.mask_positions, symbols, f.probabilities)),
                     production=ms.production,
                     production_probability=round_prob(ms.probability),
                     score=f.score,
@@ -455,7 +362,7 @@ class SeedExpander:
         if not cands or not self.fluency.checks:
             return cands
         items = [
-            CheckItem(seed, seed_tags, c.tokens, tuple(m.position for m in c.masks), tuple(m.symbol for m in c.masks), c.production)
+            CheckItem(seed, seed_tags, c.tokens, tuple(m.position for m in c.masks), tuple(m.symbol for m in c.masks), c.production, c.score)
             for c in cands
         ]
         records = self.fluency.run(items, self)

@@ -110,9 +110,10 @@ def _spans(tree: Tree) -> dict[tuple[int, ...], tuple[int, int]]:
 class MaskGenerator:
     """Algorithm 1 against one reference grammar; build once, call ``masked_sentences`` per tree."""
 
-    def __init__(self, grammar: ReferenceGrammar, insertable: frozenset[str] = WORD_TAGS) -> None:
+    def __init__(self, grammar: ReferenceGrammar, insertable: frozenset[str] = WORD_TAGS, max_extra: int | None = None) -> None:
         self.grammar = grammar
         self.insertable = insertable
+        self.max_extra = max_extra  # at most this many inserted symbols per production (None: any number)
         index: dict[tuple[str, Rhs], list[tuple[Rhs, float]]] = defaultdict(list)
         for lhs in grammar.counts:
             for rhs, prob in grammar.rules(lhs):
@@ -130,7 +131,7 @@ class MaskGenerator:
         if hit is None:
             hit = []
             for r_rhs, prob in self._index.get((lhs, self._signature(s_rhs)), ()):
-                if len(r_rhs) > len(s_rhs):
+                if len(r_rhs) > len(s_rhs) and (self.max_extra is None or len(r_rhs) - len(s_rhs) <= self.max_extra):
                     hit.extend((r_rhs, prob, e) for e in embeddings(s_rhs, r_rhs, self.insertable))
             self._memo[key] = hit
         return hit

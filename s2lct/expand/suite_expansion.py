@@ -17,7 +17,9 @@ from s2lct.corpus.annotate import AnnotatedSentence, annotate
 from s2lct.corpus.polarity import get_polarity
 from s2lct.corpus.sst import Sentence
 from s2lct.corpus.tagging import get_tagger
+from s2lct.expand.boosters import keeps_label
 from s2lct.expand.expander import ExpansionCandidate, SeedExpander
+from s2lct.expand.slots import kind_of
 from s2lct.expand.tally import ExpansionTally, expansion_off
 from s2lct.generate.cases import build_case
 from s2lct.generate.search import matches_any
@@ -49,17 +51,18 @@ def expand_results(
     ``"tallies"``, an ``ExpansionTally`` per capability (why it got the expansions it got)."""
     todo = _expandable(results)
     seeds = seeds_to_expand(todo)
-    expander = expander or SeedExpander()
+    expander = expander or pipeline_expander()
     task = progress("expanding seeds (seeds/s)", len(seeds))
     seed_results = expander.expand_results(seeds, on_progress=task.advance)
     task.close()
     candidates = {s: list(r.candidates) for s, r in seed_results.items()}
     annotated = _annotate_candidates(candidates)
     tallies = {r.spec.id: ExpansionTally(off=expansion_off(r.spec)) for r in results}
+    spread = getattr(getattr(expander, "config", None), "slots", "paper") == "kinds"  # the paper's engine: best score only
     for r in todo:
         tally = tallies[r.spec.id]
         tally.add_seeds(seed_results[s] for s in seeds_to_expand([r]))
-        _add_expansions(r, candidates, annotated, tally)
+        _add_expansions(r, candidates, annotated, tally, spread)
         r.extra["expansion"] = {"max_per_seed": r.spec.expansion.max_per_seed, "word_rule": r.spec.expansion.word_rule}
     stats = expander.stats
     return {
@@ -68,6 +71,21 @@ def expand_results(
         "stats": {"seeds": stats.seeds, "computed": stats.computed, "parse_failed": stats.parse_failed, "accepted": stats.accepted},
         "tallies": tallies,
     }
+
+
+def pipeline_expander() -> SeedExpander:
+    """The expander ``generate`` uses: the paper's slots, or the slot-kind policy (issue 22) when
+    ``S2LCT_EXPANSION_SLOTS=kinds`` (not the default until the committed suite is regenerated with it)."""
+    import os
+
+    from s2lct.expand.expander import SLOT_POLICIES, ExpansionConfig
+
+    slots = os.environ.get("S2LCT_EXPANSION_SLOTS", "paper")
+    if slots not in SLOT_POLICIES:
+        from s2lct.errors import S2LCTError
+
+        raise S2LCTError(f"S2LCT_EXPANSION_SLOTS: unknown slot policy {slots!r}; valid: {', '.join(SLOT_POLICIES)}")
+    return SeedExpander(ExpansionConfig(slots=slots))
 
 
 def _checks_description(expander: SeedExpander) -> dict[str, Any]:
@@ -86,6 +104,18 @@ def repeats_neighbour(c: ExpansionCandidate) -> bool:
         if (p > 0 and toks[p - 1] == toks[p]) or (p + 1 < len(toks) and toks[p + 1] == toks[p]):
             return True
     return False
+
+
+def _words(c: ExpansionCandidate) -> str:
+    return " ".join(m.word.lower() for m in c.masks)
+
+
+def _fill_after_negation(c: ExpansionCandidate, variant: Variant) -> bool:
+    """An inserted word right after a negation the transform made ("This is [probably] a mess" →
+    "This isn't probably a mess"): the adverb then reads as negated, or not at all."""
+    fills = {m.word.lower() for m in c.masks}
+    toks = [t.lower() for t in variant.tokens]
+    return any(t in fills and toks[i - 1] in ("not", "n't") for i, t in enumerate(toks) if i)
 
 
 def _annotate_candidates(candidates: dict[tuple[str, ...], list[ExpansionCandidate]]) -> dict[tuple[str, ...], tuple[tuple[str, ...], frozenset[str], frozenset[str], int]]:
@@ -113,8 +143,13 @@ def _as_seed(original: AnnotatedSentence, tokens: tuple[str, ...], info: tuple[A
     return AnnotatedSentence(sentence, tags, classes, words, n_words, original.shape, original.first_keeps_capital)
 
 
-def _add_expansions(r: CapabilityResult, candidates, annotated, tally: ExpansionTally) -> None:
+def _add_expansions(r: CapabilityResult, candidates, annotated, tally: ExpansionTally, spread: bool = False) -> None:
+    """With ``spread``, a seed case's k expansions prefer the inserted words this capability has
+    used least so far (cases in id order), then the best score: one frequent filler ("really")
+    then does not take every slot where another fluent word passed too."""
     spec, k = r.spec, r.spec.expansion.max_per_seed
+    uses: dict[str, int] = {}
+    kinds = None if r.spec.expansion.kinds is None else frozenset(r.spec.expansion.kinds)
     new_cases = []
     for case in list(r.cases):
         template, options, bound = r.origins[case.id]
@@ -127,6 +162,12 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
                 if repeats_neighbour(c):
                     tally.repeats += 1
                     continue
+                if not keeps_label([(m.word, m.symbol) for m in c.masks], seed.sentence.label):
+                    tally.capability_rules += 1  # an intensifier in a neutral seed
+                    continue
+                if kinds is not None and kind_of(c.production.split(" -> ")[0], tuple(m.symbol for m in c.masks)) not in kinds:
+                    tally.capability_rules += 1  # a slot kind the spec does not allow
+                    continue
                 exp = _as_seed(seed, c.tokens, annotated[c.tokens])
                 if not matches_any(rules, exp):  # check (c): the seed's search rules still hold
                     tally.search += 1
@@ -136,13 +177,16 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
                     same = [v for v in apply_ops(exp.tokens, exp.tags, slot.ops, keep) if v.name == variant.name]
                 except TransformError:
                     same = []
-                if same:
+                if same and _fill_after_negation(c, same[0]):
+                    tally.capability_rules += 1  # a fill right after the negation the transform made
+                elif same:
                     accepted.append((c, slot_name, seed, same[0]))
                 else:
                     tally.transform += 1
-        accepted.sort(key=lambda t: (-t[0].score, -t[0].production_probability, t[1], t[0].tokens))
+        accepted.sort(key=lambda t: (uses.get(_words(t[0]), 0) if spread else 0, -t[0].score, -t[0].production_probability, t[1], t[0].tokens))
         tally.beyond_k += max(0, len(accepted) - k)
         for c, slot_name, seed, variant in accepted[:k]:
+            uses[_words(c)] = uses.get(_words(c), 0) + 1
             new_bound = dict(bound)
             new_bound[slot_name] = (seed, variant)
             record = c.expansion_record(detokenize, seed_case=case.id, seed_text=seed.text, slot=slot_name, checks={"search": True})

@@ -265,12 +265,19 @@ class Template(_Strict):
         return [p for p in self.parts if isinstance(p, SeedSlot)]
 
 
+#: the slot kinds of s2lct.expand.slots.SLOT_KINDS (a test keeps the two equal)
+SlotKind = Literal["adverb", "adjective", "complementiser", "pp", "determiner", "noun", "name", "conjunction", "other"]
+
+
 class Expansion(_Strict):
     """Syntax-based expansion: grow each seed case with neutral words where its parse allows (docs/specs.md)."""
 
     enabled: bool = True
     word_rule: Literal["neutral"] = Field(default="neutral", description="fill-ins must be pure neutral words")
     max_per_seed: int = Field(default=2, ge=0, description="expanded cases kept per seed case")
+    kinds: list[SlotKind] | None = Field(
+        default=None, description="slot kinds an expansion may fill (default: every kind the engine fills; docs/expansion.md)"
+    )
 
 
 class Sampling(_Strict):

@@ -173,3 +173,99 @@ def test_a_seed_expands_the_same_whatever_else_is_in_the_run(tmp_path):
     for s in seeds[:2]:
         assert [c.to_json() for c in alone[s]] == [c.to_json() for c in mixed[s]]
     assert any(alone[s] for s in seeds[:2])
+
+
+def test_an_intensifier_is_refused_in_neutral_seeds_and_kept_in_polar_ones(corpus, specs):
+    """Issue 22: VADER's booster words keep a polar seed's label, never go into a neutral seed."""
+
+    def make(seed):
+        adj = next((i for i, t in enumerate(seed) if t.lower() not in ("a", "an", "the") and i > 0), 1)
+        return [insert(seed, adj, "extremely", "RB", 0.9), insert(seed, len(seed) - 1, "again", "RB", 0.2)]
+
+    words = {}
+    for cap in ("LC1", "LC2"):  # LC1: neutral seeds; LC2: positive or negative seeds
+        result = build_capability(specs[cap], corpus, seed=0)
+        expand_results([result], no_progress, expander=FakeExpander(make))
+        words[cap] = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
+        labels = {s.label for c in result.cases for s in c.seeds}
+        assert labels <= ({"neutral"} if cap == "LC1" else {"positive", "negative"}), cap
+    assert "again" in words["LC1"] and "extremely" not in words["LC1"]
+    assert "extremely" in words["LC2"]
+
+
+def test_booster_list_is_vaders_intensifiers():
+    from s2lct.expand.boosters import intensifiers, is_intensifier, keeps_label
+
+    assert {"very", "really", "quite", "extremely"} <= intensifiers()
+    assert not {"hardly", "barely", "not", "never"} & intensifiers()  # near-negations flip a polar label
+    assert is_intensifier("Very", "RB") and not is_intensifier("very", "JJ")
+    assert keeps_label([("very", "RB")], "positive") and keeps_label([("very", "RB")], "negative")
+    assert not keeps_label([("again", "RB"), ("very", "RB")], "neutral") and keeps_label([("again", "RB")], "neutral")
+
+
+def test_spec_kinds_keep_only_those_slot_kinds(corpus, specs):
+    """``expansion.kinds`` restricts a capability's expansions to those slot kinds (issue 22)."""
+    spec = specs["LC2"].model_copy(update={"expansion": specs["LC2"].expansion.model_copy(update={"kinds": ["adverb"]})})
+
+    def make(seed):
+        return [ExpansionCandidate(seed, seed[:1] + ("quite",) + seed[1:], (MaskFill(1, "RB", "quite", 0.5),), "S -> ADVP NP VP", 0.1, 0.5,
+                                   {"pos": True, "neutral": True}),
+                ExpansionCandidate(seed, seed[:1] + ("other",) + seed[1:], (MaskFill(1, "JJ", "other", 0.9),), "NP -> DT JJ NN", 0.1, 0.9,
+                                   {"pos": True, "neutral": True})]
+
+    result = build_capability(spec, corpus, seed=0)
+    expand_results([result], no_progress, expander=FakeExpander(make))
+    words = {c.expansion["masks"][0]["word"] for c in result.cases if c.expansion}
+    assert words == {"quite"}
+
+
+def test_spec_slot_kinds_are_the_engines_and_a_wrong_one_is_one_line(tmp_path, repo_dir):
+    import typing
+
+    from s2lct.errors import SpecError
+    from s2lct.expand.slots import SLOT_KINDS
+    from s2lct.spec.language import SlotKind
+
+    assert typing.get_args(SlotKind) == SLOT_KINDS
+    text = (repo_dir / "specs" / "LC1.yaml").read_text(encoding="utf-8").replace("  max_per_seed: 2", "  max_per_seed: 2\n  kinds: [adverbs]")
+    (tmp_path / "LC1.yaml").write_text(text, encoding="utf-8")
+    with pytest.raises(SpecError) as err:
+        load_specs([tmp_path])
+    msg = str(err.value)
+    assert "LC1.yaml" in msg and "expansion.kinds" in msg and "'adverb'" in msg and len(msg.strip().splitlines()) == 1
+
+
+def test_no_fill_right_after_the_negation_a_transform_makes(corpus, specs):
+    """LC4 negates the copula: "This is [probably] a mess" would read "This isn't probably a mess"."""
+    result = build_capability(specs["LC4"], corpus, seed=0)
+
+    def make(seed):
+        cop = next(i for i, t in enumerate(seed) if t in ("is", "are"))
+        return [insert(seed, cop + 1, "probably", "RB", 0.9), insert(seed, len(seed) - 1, "here", "RB", 0.1)]
+
+    expand_results([result], no_progress, expander=FakeExpander(make))
+    words = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
+    assert "here" in words and "probably" not in words
+
+
+def test_slot_kind_engine_spreads_the_inserted_words(corpus, specs):
+    """Under the slot-kind engine a seed case takes the least-used of its fluent fills first."""
+    from types import SimpleNamespace
+
+    spec = specs["LC2"].model_copy(update={"expansion": specs["LC2"].expansion.model_copy(update={"max_per_seed": 1})})
+
+    def make(seed):
+        last = len(seed) - 1
+        return [insert(seed, last, "really", "RB", 0.9), insert(seed, last, "indeed", "RB", 0.5)]
+
+    words = {}
+    for slots in ("paper", "kinds"):
+        result = build_capability(spec, corpus, seed=0)
+        fake = FakeExpander(make)
+        fake.config = SimpleNamespace(slots=slots)
+        expand_results([result], no_progress, expander=fake)
+        words[slots] = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
+    n = len(words["kinds"])
+    assert n == len(words["paper"]) and n > 10
+    assert words["paper"].count("really") > 0.8 * n  # the paper's engine: best score only
+    assert words["kinds"].count("really") <= n / 2 + 1 and words["kinds"].count("indeed") >= n / 2 - 1

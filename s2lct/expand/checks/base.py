@@ -26,6 +26,7 @@ class CheckItem:
     positions: tuple[int, ...]
     symbols: tuple[str, ...]
     production: str  # "NP -> DT JJ NN"
+    score: float = 1.0  # the masked LM's probability of the fills (product over masks)
 
     @property
     def fills(self) -> tuple[str, ...]:
