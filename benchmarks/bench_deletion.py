@@ -1,7 +1,7 @@
 """Deletion-recall benchmark: does the expander give back a word that a real sentence had?
 
     python benchmarks/bench_deletion.py --n 300                  # the default engine (the pipeline's)
-    python benchmarks/bench_deletion.py --n 300 --slots kinds    # the slot-kind engine (issue 22)
+    python benchmarks/bench_deletion.py --n 300 --slots paper    # the paper's engine (METHOD §1.3 as written)
     python benchmarks/bench_deletion.py --n 300 --json out.json  # figures as JSON as well
 
 Pairs (``s2lct.expand.deletion``): SST dev and test sentences (held out from anything trained on
@@ -17,7 +17,8 @@ expanded as a seed; per pair the first stage that loses the original is counted:
 - ``accepted``: recall@accepted.
 
 Also: recall@proposed (the original among all candidates that passed PoS and neutrality) and
-accepted expansions per seed. Resources: the offline models in ../shared unless S2LCT_* say otherwise.
+accepted expansions per seed. Resources: the offline models in ../shared unless S2LCT_* say otherwise;
+the slot-kind engine's selector from ``$S2LCT_SELECTOR`` (``--cache-dir`` is a fresh folder by default).
 """
 
 from __future__ import annotations
@@ -126,7 +127,10 @@ def main() -> None:
 
     from s2lct.expand.expander import ExpansionConfig, SeedExpander
 
-    config = ExpansionConfig() if args.slots is None else replace(ExpansionConfig(), slots=args.slots)
+    from s2lct.expand.suite_expansion import pipeline_expander
+
+    pipeline = pipeline_expander().config  # what `s2lct generate` runs (the slot-kind engine)
+    config = {None: pipeline, "paper": ExpansionConfig(), "kinds": replace(pipeline, slots="kinds")}[args.slots]
     ex = SeedExpander(config)
     pairs = build_pairs(ex, tuple(args.splits.split(",")), args.n, args.rng)
     figures = {"engine": ex.description()["engine"], "config": ex.description()["config"], **evaluate(ex, pairs)}

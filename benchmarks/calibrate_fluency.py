@@ -134,10 +134,11 @@ def held_out(args: argparse.Namespace) -> None:
                       "stats": {"rejected_by": ex.stats.rejected_by, "seconds": ex.stats.seconds}}), file=sys.stderr)
 
 
-def load_items(path: Path):
+def load_items(path: Path | list[Path]):
     from s2lct.expand.checks import CheckItem
 
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    paths = path if isinstance(path, list) else [path]
+    rows = [json.loads(line) for p in paths for line in p.read_text(encoding="utf-8").splitlines() if line.strip()]
     items = [
         CheckItem(tuple(r["seed"]), tuple(r["seed_tags"]), tuple(r["tokens"]), tuple(m["position"] for m in r["masks"]),
                   tuple(m["symbol"] for m in r["masks"]), r["production"], r["score"])
@@ -251,9 +252,11 @@ def per_check(args: argparse.Namespace) -> None:
 
 
 def selector_eval(args: argparse.Namespace) -> None:
-    """The selector against the masked-LM score and PLL on an annotated file: AUC of each, and
+    """The selector against the masked-LM score and PLL on annotated files: AUC of each, and
     precision/recall of the selector (after the cheap word rules) per threshold; the threshold is
-    chosen on the seeds of one half (``hash`` of the seed, even) and measured on the other."""
+    chosen on the seeds of one half (``hash`` of the seed, even) and measured on the other. The
+    selector's figures are in-sample when it was trained on these files (the default): its
+    out-of-sample figures are the cross-fitted ones ``train_selector.py`` prints and stores."""
     import hashlib
 
     import torch
@@ -320,7 +323,7 @@ def main() -> None:
     c.add_argument("--with-selector", action="store_true", help="add the trained selector to the checks")
     c.add_argument("--json", type=Path, default=None)
     sv = sub.add_parser("selector", help="the trained selector vs masked-LM score and PLL on an annotated file")
-    sv.add_argument("--file", type=Path, required=True)
+    sv.add_argument("--file", type=Path, nargs="+", required=True, help="annotated files, pooled")
     sv.add_argument("--model", type=Path, default=None, help="selector weights (default: the packaged one)")
     sv.add_argument("--json", type=Path, default=None)
     args = ap.parse_args()

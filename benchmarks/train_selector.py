@@ -16,7 +16,9 @@ and the log of the masked LM's fill probability. Model: L2-regularised logistic 
 standardised features, full-batch L-BFGS in float64 from zero weights, classes weighted to
 balance: the same rows and settings give the same weights.
 
-Threshold: the calibration file (``--calibrate``, default expansions_kinds.jsonl) is split in two
+Threshold: among the candidates of the calibration files (``--calibrate``, default the
+slot-kind engine's annotated sets, tests/data/expansions_kinds*.jsonl) that pass the engine's
+checks before the selector (``RULES``); the files are split in two
 by a hash of the seed; each half is scored by a model trained on everything but that half
 (cross-fitting), and the threshold written is the lowest at which those out-of-sample scores
 reach ``--precision``; the figures are printed and stored in the file.
@@ -38,6 +40,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_deletion  # noqa: E402  (sets the offline resources)
 
 DATA = bench_deletion.REPO / "tests" / "data"
+#: the slot-kind engine's checks before the selector (``slots.KINDS_CHECKS`` up to it)
+from s2lct.expand.slots import KINDS_CHECKS  # noqa: E402
+
+RULES = KINDS_CHECKS[: KINDS_CHECKS.index("selector")]
 
 
 def annotated_rows(files: list[Path]):
@@ -108,11 +114,26 @@ def rows_of(items, mlm) -> list[list[float]]:
     return with_score(features([(s, t, p) for s, t, p, _ in items], mlm), [sc for *_, sc in items])
 
 
+def rules_before_selector(rows: list[dict], mlm) -> list[bool]:
+    """Whether each annotated candidate passes the slot-kind engine's checks that run before the
+    selector (``RULES``): the threshold is calibrated on what the selector will actually see."""
+    from s2lct.expand.checks import CheckItem, FluencyFilter, make_check, passed
+
+    items = [CheckItem(tuple(r["seed"]), tuple(r["seed_tags"]), tuple(r["tokens"]), tuple(m["position"] for m in r["masks"]),
+                       tuple(m["symbol"] for m in r["masks"]), r["production"], r["score"]) for r in rows]
+    ctx = type("Ctx", (), {"mlm": mlm, "parser": None})()
+    flt = FluencyFilter([make_check(n) for n in RULES], cascade=False)
+    out = []
+    for it in items:  # one candidate at a time: the checks take one seed's candidates
+        out.append(passed(flt.run([it], ctx)[0]))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--annotated", type=Path, nargs="*", default=None)
-    ap.add_argument("--calibrate", type=Path, default=DATA / "expansions_kinds.jsonl")
-    ap.add_argument("--precision", type=float, default=0.8, help="out-of-sample precision the threshold must reach")
+    ap.add_argument("--calibrate", type=Path, nargs="+", default=sorted(DATA.glob("expansions_kinds*.jsonl")))
+    ap.add_argument("--precision", type=float, default=0.85, help="out-of-sample precision the threshold must reach")
     ap.add_argument("--deletion-pairs", type=int, default=0, metavar="N")
     ap.add_argument("--negatives", type=int, default=3)
     ap.add_argument("--rng", type=int, default=8080)
@@ -138,7 +159,7 @@ def main() -> None:
         d_items, d_labels = deletion_rows(args.deletion_pairs, args.rng, args.negatives)
         x, labels = x + rows_of(d_items, mlm), labels + d_labels
     # cross-fitting on the calibration file: each half scored by a model that never saw it
-    cal_rows, cal_items, cal_labels = annotated_rows([args.calibrate])
+    cal_rows, cal_items, cal_labels = annotated_rows(args.calibrate)
     cal_keys = {(s, t) for s, t, *_ in cal_items}
     half_of = {s: int(hashlib.sha256(" ".join(s).encode()).hexdigest(), 16) % 2 for s, *_ in cal_items}
     in_cal = [(s, t) in cal_keys for s, t, *_ in items] + [False] * (len(labels) - len(items))
@@ -152,12 +173,16 @@ def main() -> None:
             out_of_sample[i] = p
     idx = sorted(out_of_sample)
     probs, valid = [out_of_sample[i] for i in idx], [labels[i] for i in idx]
+    before = rules_before_selector([rows[i] for i in idx], mlm)
     curve = {}
+    print(f"threshold accepted valid_accepted precision recall (cross-fitted, after {', '.join(RULES)})", file=sys.stderr)
     threshold = 0.99
     for th in [t / 100 for t in range(5, 100)]:
-        acc = [p >= th for p in probs]
+        acc = [p >= th and ok for p, ok in zip(probs, before)]
         tp, n = sum(a and v for a, v in zip(acc, valid)), sum(acc)
         curve[th] = (n, tp)
+        if round(th * 100) % 5 == 0 and n:
+            print(f"{th:.2f} {n} {tp} {tp / n:.3f} {tp / max(1, sum(valid)):.3f}", file=sys.stderr)
         if n and tp / n >= args.precision and threshold == 0.99:
             threshold = th
     n, tp = curve[threshold]
@@ -169,7 +194,7 @@ def main() -> None:
         "threshold": threshold,
         "trained_on": {"annotated": [f.name for f in files], "rows": len(labels), "positives": sum(labels),
                        "deletion_pairs": args.deletion_pairs, "l2": args.l2},
-        "calibration": {"file": args.calibrate.name, "target_precision": args.precision, "cross_fitted_auc": auc(probs, [bool(v) for v in valid]),
+        "calibration": {"files": [f.name for f in args.calibrate], "after_checks": list(RULES), "target_precision": args.precision, "cross_fitted_auc": auc(probs, [bool(v) for v in valid]),
                         "at_threshold": {"accepted": n, "valid_accepted": tp, "valid": sum(valid),
                                          "precision": round(tp / n, 3) if n else None, "recall": round(tp / sum(valid), 3)}},
     })

@@ -123,6 +123,16 @@ def check_resources(settings: Settings, flags: dict[str, object] | None = None) 
             f"holds {', '.join(present)}" if present else "holds none of " + ", ".join(LOCAL_ALIASES.values()),
             "point it at the folder holding minilm-sst2/")
 
+    from s2lct.expand.checks.selector import BUILD_COMMAND, default_path
+
+    selector = default_path()
+    built = selector.is_file()
+    checks.append(Check(
+        "fluency selector (expansion)", "selector", str(selector), "S2LCT_SELECTOR" if os.environ.get("S2LCT_SELECTOR") else "cache folder",
+        "ok" if built else "not set", "built" if built else f"not built: `s2lct generate` needs it; build it with `{BUILD_COMMAND} --out {selector}`",
+        "" if built else f"run `{BUILD_COMMAND} --out {selector}` in a checkout of the repository",
+    ))
+
     problem = _writable(Path(settings.cache_dir))
     add("cache folder", "cache_dir", settings.cache_dir, problem is None, "writable" if problem is None else f"not writable ({problem})",
         "choose a writable folder")

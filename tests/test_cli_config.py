@@ -107,7 +107,19 @@ def test_doctor_names_exactly_the_missing_resource_and_its_fix(key: str, tmp_pat
     assert [c.key for c in missing] == [key]
     fix = missing[0].fix
     assert f"S2LCT_{key.upper()}" in fix and f"{key} = ... in s2lct.toml" in fix
-    assert [c.status for c in checks if c.key != key] == ["ok"] * (len(checks) - 1)
+    others = [c for c in checks if c.key not in (key, "selector")]  # the selector: tested below
+    assert [c.status for c in others] == ["ok"] * len(others)
+
+
+def test_doctor_names_the_command_that_builds_a_missing_selector(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from s2lct.expand.checks.selector import BUILD_COMMAND
+
+    monkeypatch.setenv("S2LCT_SELECTOR", str(tmp_path / "selector.json"))
+    (check,) = [c for c in check_resources(Settings()) if c.key == "selector"]
+    assert check.status == "not set" and BUILD_COMMAND in check.detail and str(tmp_path / "selector.json") in check.detail
+    (tmp_path / "selector.json").write_text("{}")
+    (check,) = [c for c in check_resources(Settings()) if c.key == "selector"]
+    assert check.status == "ok" and check.source == "S2LCT_SELECTOR"
 
 
 def test_doctor_command_exits_1_and_prints_each_fix(tmp_path: Path) -> None:

@@ -39,3 +39,30 @@ def test_committed_suite_is_expanded_and_small(repo_dir):
         for c in read_cases(p):
             if c.expansion is not None:
                 assert c.expansion["seed_case"] in by_id
+
+
+def test_committed_expansions_follow_the_engine_rules(repo_dir):
+    """What the slot-kind engine promises, read off the committed suite itself (issue 22): no
+    inserted word in more than 15% of the expansions; an intensifier only in a polar seed whose
+    opinion the case does not deny; every expansion passed the fluency selector recorded with it."""
+    from collections import Counter
+
+    from s2lct.expand.boosters import is_intensifier, keeps_label
+    from s2lct.expand.suite_expansion import MAX_WORD_SHARE
+
+    manifest = load_manifest(repo_dir / "generated")
+    words: Counter[str] = Counter()
+    n = 0
+    for p in suite_files(repo_dir / "generated").values():
+        for c in read_cases(p):
+            if c.expansion is None:
+                continue
+            n += 1
+            masks = c.expansion["masks"]
+            words[" ".join(m["word"].lower() for m in masks)] += 1
+            seed_label = next(s.label for s in c.seeds if s.slot == c.expansion["slot"])
+            if any(is_intensifier(m["word"], m["symbol"]) for m in masks):
+                assert keeps_label([(m["word"], m["symbol"]) for m in masks], seed_label, c.expected), (c.id, c.text)
+            assert c.expansion["checks"]["selector"]["pass"] is True, c.id
+    assert n > 0 and manifest["expansion_checks"]["fluency"] is not None
+    assert max(words.values()) <= max(1, int(MAX_WORD_SHARE * n)), words.most_common(3)

@@ -101,6 +101,7 @@ class MaskedLM:
         self.threads = threads
         self._model = None
         self._tok = None
+        self._word_ids: dict[tuple[str, ...], list[int]] = {}
         path = Path(self.model_name).expanduser()
         if path.is_dir():
             self.model_name = str(path.resolve())
@@ -157,10 +158,31 @@ class MaskedLM:
             words[p] = self._tok.mask_token
         return " ".join(words)
 
-    def fill(self, sentences: Sequence[tuple[Sequence[str], Sequence[int]]], top_n: int = 10) -> list[list[Fill]]:
+    def word_ids(self, words: Sequence[str]) -> list[int]:
+        """Vocabulary ids of those ``words`` that are one whole-word token of this model."""
+        self._load()
+        key = tuple(sorted(set(words)))
+        if key not in self._word_ids:
+            index = {w: i for i, w in enumerate(self._vocab)}
+            self._word_ids[key] = sorted(index[w] for w in key if w in index and not self._blocked[index[w]])
+        return self._word_ids[key]
+
+    def fill(
+        self,
+        sentences: Sequence[tuple[Sequence[str], Sequence[int]]],
+        top_n: int = 10,
+        *,
+        lexicon: Sequence[str] = (),
+        lexicon_n: int = 0,
+        lexicon_for: frozenset[int] = frozenset(),
+    ) -> list[list[Fill]]:
         """For each (tokens, mask positions), the ``top_n`` joint fills, best first.
 
-        A sentence whose masks do not all survive truncation gets no fills."""
+        With ``lexicon``: the one-mask sentences whose index is in ``lexicon_for`` also get the
+        ``lexicon_n`` most probable words of ``lexicon`` at their mask (from the same forward pass,
+        with their full-vocabulary probabilities), after the ``top_n`` and without repeats: the
+        masked LM ranks a maintained word list where its open top-n would spend the slot on
+        other words. A sentence whose masks do not all survive truncation gets no fills."""
         import torch
 
         self._load()
@@ -189,6 +211,11 @@ class MaskedLM:
                     logits = self._model(**enc).logits[is_mask]
                 probs = torch.softmax(logits.float(), dim=-1)
                 probs[:, self._blocked] = -1.0
+                lex_ids = self.word_ids(lexicon) if lexicon and lexicon_n else []
+                lex_top = None
+                if lex_ids:
+                    lex_p, lex_k = probs[:, lex_ids].topk(min(lexicon_n, len(lex_ids)), dim=-1)
+                    lex_top = (lex_p.tolist(), [[lex_ids[k] for k in row] for row in lex_k.tolist()])
                 top_p, top_i = probs.topk(top_n, dim=-1)
                 top_p, top_i = top_p.tolist(), top_i.tolist()
                 counts = is_mask.sum(dim=1).tolist()
@@ -198,9 +225,13 @@ class MaskedLM:
                         [(self._vocab[w], round_prob(p)) for p, w in zip(top_p[row + q], top_i[row + q]) if p >= 0]
                         for q in range(n_masks)
                     ]
+                    if lex_top is not None and n_masks == 1 and j in lexicon_for:
+                        have = {w for w, _ in per_mask[0]}
+                        per_mask[0] += [(self._vocab[w], round_prob(p)) for p, w in zip(lex_top[0][row], lex_top[1][row])
+                                        if p >= 0 and self._vocab[w] not in have]
                     row += n_masks
                     if n_masks == len(sentences[j][1]) and n_masks:
-                        out[j] = _beam(per_mask, top_n)
+                        out[j] = _beam(per_mask, len(per_mask[0]) if n_masks == 1 else top_n)
         return out
 
 

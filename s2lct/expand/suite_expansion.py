@@ -30,6 +30,11 @@ from s2lct.suite import CapabilityResult
 from s2lct.text import detokenize
 
 
+#: no inserted word (or word sequence) may make more than this share of the suite's expansions
+#: (issue 22: one frequent filler, "really", otherwise makes half of them)
+MAX_WORD_SHARE = 0.15
+
+
 def _expandable(results: Sequence[CapabilityResult]) -> list[CapabilityResult]:
     return [r for r in results if expansion_off(r.spec) is None]
 
@@ -45,10 +50,14 @@ def seeds_to_expand(results: Sequence[CapabilityResult]) -> list[tuple[str, ...]
 
 
 def expand_results(
-    results: list[CapabilityResult], progress: ProgressFactory, expander: SeedExpander | None = None
+    results: list[CapabilityResult], progress: ProgressFactory, expander: SeedExpander | None = None,
+    word_share: float | None = MAX_WORD_SHARE,
 ) -> dict[str, Any]:
     """Append expanded cases to each result in place; return manifest information and, under
-    ``"tallies"``, an ``ExpansionTally`` per capability (why it got the expansions it got)."""
+    ``"tallies"``, an ``ExpansionTally`` per capability (why it got the expansions it got).
+
+    Under the slot-kind engine no inserted word makes more than ``word_share`` of the suite's
+    expansions (``None``: no cap)."""
     todo = _expandable(results)
     seeds = seeds_to_expand(todo)
     expander = expander or pipeline_expander()
@@ -59,11 +68,14 @@ def expand_results(
     annotated = _annotate_candidates(candidates)
     tallies = {r.spec.id: ExpansionTally(off=expansion_off(r.spec)) for r in results}
     spread = getattr(getattr(expander, "config", None), "slots", "paper") == "kinds"  # the paper's engine: best score only
+    uses: dict[str, int] = {}  # inserted word → expansions so far, over the suite (capabilities in order)
     for r in todo:
         tally = tallies[r.spec.id]
         tally.add_seeds(seed_results[s] for s in seeds_to_expand([r]))
-        _add_expansions(r, candidates, annotated, tally, spread)
+        _add_expansions(r, candidates, annotated, tally, spread, uses)
         r.extra["expansion"] = {"max_per_seed": r.spec.expansion.max_per_seed, "word_rule": r.spec.expansion.word_rule}
+    if spread and word_share is not None:
+        _cap_suite(todo, tallies, word_share)
     stats = expander.stats
     return {
         "resources": expander.resources(),
@@ -73,19 +85,23 @@ def expand_results(
     }
 
 
+#: intensifiers the masked LM ranks at each adverb slot before an adjective (``generate``'s engine)
+INTENSIFIER_FILLS = 6
+
+
 def pipeline_expander() -> SeedExpander:
-    """The expander ``generate`` uses: the paper's slots, or the slot-kind policy (issue 22) when
-    ``S2LCT_EXPANSION_SLOTS=kinds`` (not the default until the committed suite is regenerated with it)."""
+    """The expander ``generate`` uses: the slot-kind policy (issue 22) with intensifier fills, or the
+    paper's slots (METHOD §1.3 as written) when ``S2LCT_EXPANSION_SLOTS=paper``."""
     import os
 
     from s2lct.expand.expander import SLOT_POLICIES, ExpansionConfig
 
-    slots = os.environ.get("S2LCT_EXPANSION_SLOTS", "paper")
+    slots = os.environ.get("S2LCT_EXPANSION_SLOTS", "kinds")
     if slots not in SLOT_POLICIES:
         from s2lct.errors import S2LCTError
 
         raise S2LCTError(f"S2LCT_EXPANSION_SLOTS: unknown slot policy {slots!r}; valid: {', '.join(SLOT_POLICIES)}")
-    return SeedExpander(ExpansionConfig(slots=slots))
+    return SeedExpander(ExpansionConfig(slots=slots, intensifier_fills=INTENSIFIER_FILLS if slots == "kinds" else 0))
 
 
 def _checks_description(expander: SeedExpander) -> dict[str, Any]:
@@ -112,7 +128,9 @@ def _words(c: ExpansionCandidate) -> str:
 
 def _fill_after_negation(c: ExpansionCandidate, variant: Variant) -> bool:
     """An inserted word right after a negation the transform made ("This is [probably] a mess" →
-    "This isn't probably a mess"): the adverb then reads as negated, or not at all."""
+    "This isn't probably a mess"): the adverb then reads as negated, or not at all. Intensifiers
+    too: "isn't [extremely] bad" implies it is somewhat bad, so the negated case's label would be
+    in dispute (only some, "not very", "not really", read as a plain negation)."""
     fills = {m.word.lower() for m in c.masks}
     toks = [t.lower() for t in variant.tokens]
     return any(t in fills and toks[i - 1] in ("not", "n't") for i, t in enumerate(toks) if i)
@@ -143,12 +161,53 @@ def _as_seed(original: AnnotatedSentence, tokens: tuple[str, ...], info: tuple[A
     return AnnotatedSentence(sentence, tags, classes, words, n_words, original.shape, original.first_keeps_capital)
 
 
-def _add_expansions(r: CapabilityResult, candidates, annotated, tally: ExpansionTally, spread: bool = False) -> None:
-    """With ``spread``, a seed case's k expansions prefer the inserted words this capability has
-    used least so far (cases in id order), then the best score: one frequent filler ("really")
-    then does not take every slot where another fluent word passed too."""
+def _cap_suite(results: Sequence[CapabilityResult], tallies: dict[str, ExpansionTally], share: float) -> None:
+    """``cap_word_share`` over every expansion of the suite (the target is the suite's: a capability
+    with few distinct fills keeps them when the others bring variety); dropped ones are counted."""
+    pairs = [(r, c) for r in results for c in r.cases if c.expansion is not None]
+    kept = cap_word_share([c for _, c in pairs], share)
+    dropped = {(r.spec.id, c.id) for (r, c), k in zip(pairs, kept) if k is None}
+    for r in results:
+        before = len(r.cases)
+        r.cases = [c for c in r.cases if (r.spec.id, c.id) not in dropped]
+        tally = tallies[r.spec.id]
+        tally.word_cap += before - len(r.cases)
+        tally.expansions = sum(c.expansion is not None for c in r.cases)
+
+
+def cap_word_share(cases: list[Any], share: float) -> list[Any]:
+    """``cases`` (expanded cases) with the fewest dropped, as ``None`` in place, so that no inserted
+    word makes more than ``share`` of those kept. The dropped ones of a word are first those whose
+    seed case keeps another expansion, then the lowest-scored, then the latest id, so the result is
+    the same whatever order the cases came in; a word may always keep one expansion."""
+    words = [" ".join(m["word"].lower() for m in c.expansion["masks"]) for c in cases]
+    kept = list(range(len(cases)))
+    while kept:
+        counts: dict[str, int] = {}
+        for i in kept:
+            counts[words[i]] = counts.get(words[i], 0) + 1
+        top = max(sorted(counts), key=lambda w: counts[w])
+        if counts[top] <= max(1, int(share * len(kept))):
+            break
+        per_case: dict[str, int] = {}
+        for i in kept:
+            per_case[cases[i].expansion["seed_case"]] = per_case.get(cases[i].expansion["seed_case"], 0) + 1
+        worst = min(
+            (i for i in kept if words[i] == top),
+            key=lambda i: (per_case[cases[i].expansion["seed_case"]] == 1, cases[i].expansion["score"], [-ord(ch) for ch in cases[i].id]),
+        )
+        kept.remove(worst)
+    keep = set(kept)
+    return [c if i in keep else None for i, c in enumerate(cases)]
+
+
+def _add_expansions(r: CapabilityResult, candidates, annotated, tally: ExpansionTally, spread: bool = False,
+                    uses: dict[str, int] | None = None) -> None:
+    """With ``spread``, a seed case's k expansions prefer the inserted words used least so far
+    (``uses``, shared over the suite's capabilities; cases in id order), then the best score: one
+    frequent filler ("really") then does not take every slot where another fluent word passed too."""
     spec, k = r.spec, r.spec.expansion.max_per_seed
-    uses: dict[str, int] = {}
+    uses = {} if uses is None else uses
     kinds = None if r.spec.expansion.kinds is None else frozenset(r.spec.expansion.kinds)
     new_cases = []
     for case in list(r.cases):
@@ -162,8 +221,8 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
                 if repeats_neighbour(c):
                     tally.repeats += 1
                     continue
-                if not keeps_label([(m.word, m.symbol) for m in c.masks], seed.sentence.label):
-                    tally.capability_rules += 1  # an intensifier in a neutral seed
+                if not keeps_label([(m.word, m.symbol) for m in c.masks], seed.sentence.label, case.expected):
+                    tally.capability_rules += 1  # an intensifier in a neutral seed, or in one the case denies
                     continue
                 if kinds is not None and kind_of(c.production.split(" -> ")[0], tuple(m.symbol for m in c.masks)) not in kinds:
                     tally.capability_rules += 1  # a slot kind the spec does not allow

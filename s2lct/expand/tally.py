@@ -50,6 +50,7 @@ class ExpansionTally:
     search: int = 0  # ... after which the seed no longer meets its pool's search rule
     transform: int = 0  # ... whose slot transform no longer gives the same variant
     beyond_k: int = 0  # valid, but beyond max_per_seed
+    word_cap: int = 0  # kept expansions dropped so that no inserted word passes MAX_WORD_SHARE
     expansions: int = 0  # expanded cases in the suite
 
     def add_seeds(self, results: Iterable[SeedResult]) -> None:
@@ -70,7 +71,7 @@ class ExpansionTally:
         """Every check that dropped something, with its count: stage by stage, the fluency checks by name."""
         named = [("PoS/neutral", self.pos_neutral), *sorted(self.fluency.items()), ("repeated word", self.repeats),
                  ("capability rule", self.capability_rules),
-                 ("search rule", self.search), ("transform", self.transform)]
+                 ("search rule", self.search), ("transform", self.transform), ("word share cap", self.word_cap)]
         return [(name, n) for name, n in named if n]
 
     def reason(self) -> str | None:

@@ -63,7 +63,7 @@ def test_lc4_keeps_best_k_that_still_meet_the_rules(corpus, specs):
         return sorted(
             [
                 insert(seed, last, "indeed", "RB", 0.9),  # valid, best
-                insert(seed, 1, "really", "RB", 0.8),  # breaks "^(This|...) (is|are)" → rejected by (c)
+                insert(seed, 1, "now", "RB", 0.8),  # breaks "^(This|...) (is|are)" → rejected by (c)
                 insert(seed, last, seed[last - 1], "NN", 0.7),  # repeats its neighbour → rejected
                 insert(seed, last, "here", "RB", 0.5),  # valid, second
                 insert(seed, last, "there", "RB", 0.1),  # valid, but beyond k=2
@@ -263,9 +263,34 @@ def test_slot_kind_engine_spreads_the_inserted_words(corpus, specs):
         result = build_capability(spec, corpus, seed=0)
         fake = FakeExpander(make)
         fake.config = SimpleNamespace(slots=slots)
-        expand_results([result], no_progress, expander=fake)
+        expand_results([result], no_progress, expander=fake, word_share=None)
         words[slots] = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
     n = len(words["kinds"])
     assert n == len(words["paper"]) and n > 10
     assert words["paper"].count("really") > 0.8 * n  # the paper's engine: best score only
     assert words["kinds"].count("really") <= n / 2 + 1 and words["kinds"].count("indeed") >= n / 2 - 1
+
+
+def test_slot_kind_engine_caps_any_one_word_over_the_suite(corpus, specs):
+    """With the cap on (the default), no inserted word passes its share of the suite's expansions;
+    what the cap dropped is counted per capability, and the paper's engine is not capped."""
+    from types import SimpleNamespace
+
+    words = ["really", "indeed", "quite", "so", "very", "also", "probably", "surely", "truly"]
+
+    def make(seed):
+        last = len(seed) - 1
+        k = len(seed) % 3  # three of the nine words per seed: some words far commoner than others
+        return [insert(seed, last, w, "RB", 0.9 - 0.1 * j) for j, w in enumerate(words[k : k + 3] if k else words[:1] + words[6:8])]
+
+    result = build_capability(specs["LC2"], corpus, seed=0)
+    fake = FakeExpander(make)
+    fake.config = SimpleNamespace(slots="kinds")
+    uncapped = build_capability(specs["LC2"], corpus, seed=0)
+    expand_results([uncapped], no_progress, expander=fake, word_share=None)
+    info = expand_results([result], no_progress, expander=fake)
+    got = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
+    before = sum(c.expansion is not None for c in uncapped.cases)
+    assert got and max(got.count(w) for w in set(got)) <= max(1, int(0.15 * len(got)))
+    assert info["tallies"]["LC2"].word_cap == before - len(got) > 0
+    assert info["tallies"]["LC2"].expansions == len(got)

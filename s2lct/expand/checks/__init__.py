@@ -56,7 +56,7 @@ def make_check(name: str, **settings: Any) -> FluencyCheck:
 
 def _register_builtin() -> None:
     # importing the modules registers them
-    from s2lct.expand.checks import first_word, function_words, insertions, names, pll, reparse, selector, stacking  # noqa: F401
+    from s2lct.expand.checks import attested, first_word, function_words, insertions, names, pll, reparse, selector, stacking  # noqa: F401
 
 
 class FluencyFilter:

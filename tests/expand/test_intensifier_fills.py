@@ -1,0 +1,126 @@
+"""Intensifier fills at adverb slots before adjectives, and the suite-wide cap on any one inserted
+word (issue 22, deliverables 3 and 4 and the "no word in more than 15%" target)."""
+
+from __future__ import annotations
+
+import random
+from types import SimpleNamespace
+
+import _engine_models as models
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from nltk.corpus import wordnet as wn
+
+from s2lct.expand.boosters import insertable_intensifiers, intensifiers, keeps_label
+from s2lct.expand.expander import ExpansionConfig, SeedExpander
+from s2lct.expand.suite_expansion import MAX_WORD_SHARE, cap_word_share, pipeline_expander
+
+
+def test_insertable_intensifiers_are_vader_boosters_that_are_plain_degree_adverbs():
+    words = insertable_intensifiers()
+    assert list(words) == sorted(words) and set(words) <= intensifiers()
+    assert all(wn.synsets(w, pos="r") for w in words)
+    assert {"very", "really", "extremely", "incredibly"} <= set(words)
+    # comparative/superlative markers compare with nothing; colloquial and profane ones are out
+    assert not {"more", "most", "fucking", "hella", "uber"} & set(words)
+    assert not {"completely", "absolutely", "utterly", "totally"} & set(words)  # maximizers want a limit adjective
+    # still refused in a neutral seed, kept in a polar one
+    assert not keeps_label([("very", "RB")], "neutral") and keeps_label([("very", "RB")], "negative")
+
+
+def _masked(position: int, symbol: str) -> SimpleNamespace:
+    return SimpleNamespace(mask_positions=(position,), mask_symbols=(symbol,))
+
+
+def test_only_adverb_masks_before_an_adjective_get_intensifier_fills():
+    seed_tags = ("DT", "NN", "VBZ", "JJ", "CC", "PRP", "VBD", "PRP", ".")  # "The film is funny and I loved it ."
+    own = [_masked(3, "RB"), _masked(6, "RB"), _masked(3, "JJ"), _masked(1, "RB")]
+    kinds = SeedExpander(ExpansionConfig(slots="kinds", intensifier_fills=4), parser=object(), mlm=object())
+    args = kinds._lexicon(own, seed_tags)
+    assert args["lexicon_for"] == frozenset({0}) and args["lexicon_n"] == 4 and args["lexicon"] == insertable_intensifiers()
+    assert SeedExpander(ExpansionConfig(slots="kinds"), parser=object(), mlm=object())._lexicon(own, seed_tags) == {}
+    assert SeedExpander(ExpansionConfig(intensifier_fills=4), parser=object(), mlm=object())._lexicon(own, seed_tags) == {}
+
+
+def test_lexicon_fills_are_its_most_probable_words_with_full_vocabulary_probabilities():
+    lm = models.mlm()
+    sent = (("The", "film", "is", "[MASK]", "funny", "."), (3,))
+    lexicon = ("very", "really", "extremely", "utterly", "thoroughly", "notaword")
+    (plain,) = lm.fill([sent], top_n=3)
+    (both,) = lm.fill([sent], top_n=3, lexicon=lexicon, lexicon_n=2, lexicon_for=frozenset({0}))
+    (every,) = lm.fill([sent], top_n=len(lm.tokenizer))  # every whole word, with its probability
+    prob = {f.words[0]: f.score for f in every}
+    best_two = sorted((w for w in lexicon if w in prob), key=lambda w: -prob[w])[:2]
+    assert {f.words[0] for f in both} == {f.words[0] for f in plain} | set(best_two)
+    assert len(both) == len({f.words for f in both})  # no word twice
+    assert [f.score for f in both] == sorted((f.score for f in both), reverse=True)
+    for f in both:
+        assert abs(f.score - prob[f.words[0]]) <= 1e-4 * prob[f.words[0]]
+    # a sentence not named in lexicon_for is filled as before
+    assert lm.fill([sent], top_n=3, lexicon=lexicon, lexicon_n=2, lexicon_for=frozenset()) == [plain]
+
+
+def test_generate_uses_the_slot_kind_engine_with_intensifier_fills(monkeypatch):
+    monkeypatch.delenv("S2LCT_EXPANSION_SLOTS", raising=False)
+    config = pipeline_expander().config
+    assert config.slots == "kinds" and config.intensifier_fills > 0
+    monkeypatch.setenv("S2LCT_EXPANSION_SLOTS", "paper")
+    config = pipeline_expander().config
+    assert config.slots == "paper" and config.intensifier_fills == 0
+
+
+def _case(i: int, word: str, score: float, seed_case: int) -> SimpleNamespace:
+    return SimpleNamespace(id=f"LC0-{i:04d}", expansion={"masks": [{"word": word}], "score": score, "seed_case": f"LC0-s{seed_case}"})
+
+
+cases_strategy = st.lists(
+    st.tuples(st.sampled_from(["really", "Really", "quite", "so", "very", "probably", "also", "that"]),
+              st.integers(0, 5).map(lambda x: x / 5), st.integers(0, 12)),
+    max_size=60,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(cases_strategy, st.sampled_from([MAX_WORD_SHARE, 0.3, 0.5]), st.randoms(use_true_random=False))
+def test_word_cap_holds_is_order_free_and_keeps_the_case_expanded_where_it_can(rows, share, rnd):
+    cases = [_case(i, w, sc, sd) for i, (w, sc, sd) in enumerate(rows)]
+    kept = [c for c in cap_word_share(cases, share) if c is not None]
+    counts: dict[str, int] = {}
+    for c in kept:
+        w = c.expansion["masks"][0]["word"].lower()
+        counts[w] = counts.get(w, 0) + 1
+    assert all(n <= max(1, int(share * len(kept))) for n in counts.values())
+    assert set(counts) == {w.lower() for w, _, _ in rows}  # every word keeps at least one
+    shuffled = list(cases)
+    rnd.shuffle(shuffled)
+    assert {c.id for c in cap_word_share(shuffled, share) if c is not None} == {c.id for c in kept}
+
+
+def test_word_cap_drops_from_cases_that_keep_another_expansion_first():
+    # "really" x4 (two on seed case 1), five other words once: 9 cases; at share 0.3 a word may keep 2
+    rows = [("really", 0.9, 1), ("really", 0.8, 1), ("really", 0.7, 2), ("really", 0.6, 3)]
+    rows += [(w, 0.5, 10 + k) for k, w in enumerate(["quite", "so", "very", "also", "that"])]
+    cases = [_case(i, w, sc, sd) for i, (w, sc, sd) in enumerate(rows)]
+    kept = [c for c in cap_word_share(cases, 0.3) if c is not None]
+    really = sorted(c.expansion["score"] for c in kept if c.expansion["masks"][0]["word"] == "really")
+    # 0.8 goes before the lower-scored 0.7 (case 1 keeps its 0.9), then the lowest, 0.6
+    assert really == [0.7, 0.9] and len(kept) == 7
+
+
+def test_random_cases_stay_deterministic():
+    rng = random.Random(5)
+    cases = [_case(i, rng.choice(["a", "b", "c"]), rng.random(), rng.randrange(9)) for i in range(40)]
+    assert cap_word_share(cases, 0.4) == cap_word_share(list(cases), 0.4)
+
+
+def test_intensifiers_not_where_the_case_denies_the_seed():
+    """A denied opinion may not be strengthened: "Do I think that it is [extremely] good? No." may
+    still mean good; an overridden one may ("I used to think it was [really] dull, but now I love
+    it"); a neutral seed never takes one; other neutral words always may."""
+    very, also = [("very", "RB")], [("also", "RB")]
+    assert keeps_label(very, "positive", ("positive",)) and keeps_label(very, "negative", ("negative", "neutral"))
+    assert not keeps_label(very, "positive", ("negative", "neutral"))  # LC10: the seed's opinion is denied
+    assert not keeps_label(very, "negative", ("neutral", "positive"))  # LC4, LC6, LC11
+    assert keeps_label(very, "negative", ("positive",))  # LC3: a past opinion, overridden
+    assert not keeps_label(very, "neutral", ("neutral",))
+    assert keeps_label(also, "positive", ("negative", "neutral")) and keeps_label(also, "neutral", ("neutral",))
