@@ -17,7 +17,7 @@ from s2lct.cache import cached_json, code_fingerprint, library_version
 from s2lct.config import Settings, configure_nltk
 from s2lct.corpus.polarity import SentiWordNetPolarity, get_polarity, wordnet_pos
 from s2lct.corpus.sst import Sentence, load_sst, sst_files
-from s2lct.corpus.shape import get_shape_parser
+from s2lct.corpus.shape import SeedSyntax, get_shape_parser
 from s2lct.corpus.tagging import get_tagger
 from s2lct.progress import ProgressFactory, no_progress
 from s2lct.text import keeps_capital
@@ -36,6 +36,13 @@ class AnnotatedSentence:
     shape: str | None = None
     # whether the first word keeps its capital inside another sentence; None: decide from the tag
     first_keeps_capital: bool | None = None
+    # tense, clauses, finite verbs and subject from the same parse (``s2lct.corpus.shape``); None when not parsed
+    syntax: SeedSyntax | None = None
+
+    @property
+    def persons(self) -> frozenset[str]:
+        """Who the seed speaks as or to (``persons_of``)."""
+        return persons_of(self.tokens)
 
     @property
     def tokens(self) -> tuple[str, ...]:
@@ -48,6 +55,19 @@ class AnnotatedSentence:
     @property
     def label(self) -> str:
         return self.sentence.label
+
+
+FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours", "ourselves"})
+SECOND_PERSON = frozenset({"you", "your", "yours", "yourself", "yourselves", "ya", "y'all"})
+
+
+def persons_of(tokens: Sequence[str]) -> frozenset[str]:
+    """``first`` when the seed has a first-person pronoun, ``second`` a second-person one, else
+    ``third``: "Many critics say that" + "I loved every minute" mixes two voices, whoever the
+    sentence's grammatical subject is."""
+    words = {t.lower() for t in tokens}
+    out = {name for name, ws in (("first", FIRST_PERSON), ("second", SECOND_PERSON)) if words & ws}
+    return frozenset(out or {"third"})
 
 
 def count_words(tokens: Iterable[str]) -> int:
@@ -73,6 +93,7 @@ def annotate(
     polarity: SentiWordNetPolarity,
     shape: str | None = None,
     first_keeps_capital: bool | None = None,
+    syntax: SeedSyntax | None = None,
 ) -> AnnotatedSentence:
     return AnnotatedSentence(
         sentence,
@@ -82,6 +103,7 @@ def annotate(
         count_words(sentence.tokens),
         shape,
         first_keeps_capital,
+        syntax,
     )
 
 
@@ -134,12 +156,14 @@ def load_annotated_corpus(
     spacy_key = [tagger_name, library_version("spacy")]
 
     def compute_sentences() -> list[list[Any]]:
-        return [[list(s.tokens), s.text, s.label, s.split, s.index, s.fine_label, s.phrase_labels] for s in load_sst(settings.data_root)]
+        return [[list(s.tokens), s.text, s.label, s.split, s.index, s.fine_label, s.phrase_labels, s.phrase_longest]
+                for s in load_sst(settings.data_root)]
 
     rows, _ = cached_json(settings.cache_dir, "corpus", ["sst", *text_code, *data_key], compute_sentences)
     sentences = [
-        Sentence(tuple(t), text, label, split, idx, "sst", fine, tuple(phrases) if phrases is not None else None)  # type: ignore[arg-type]
-        for t, text, label, split, idx, fine, phrases in rows
+        Sentence(tuple(t), text, label, split, idx, "sst", fine, tuple(phrases) if phrases is not None else None,  # type: ignore[arg-type]
+                 tuple(longest) if longest is not None else None)  # type: ignore[arg-type]
+        for t, text, label, split, idx, fine, phrases, longest in rows
     ]
 
     def compute_tags() -> dict[str, Any]:
@@ -160,11 +184,11 @@ def load_annotated_corpus(
     def compute_shapes() -> dict[str, Any]:
         parser = get_shape_parser(tagger_name)
         task = progress("parsing corpus (seed shapes)", len(sentences))
-        out: list[str] = []
+        out: list[Any] = []
         batch = 512
         for i in range(0, len(sentences), batch):
             chunk = sentences[i : i + batch]
-            out.extend(parser.shapes([s.tokens for s in chunk]))
+            out.extend(s.to_json() for s in parser.analyse([s.tokens for s in chunk]))
             task.advance(len(chunk))
         task.close()
         return {"identity": parser.identity, "shapes": out}
@@ -172,9 +196,10 @@ def load_annotated_corpus(
     shaped, _ = cached_json(settings.cache_dir, "shapes", ["sst-shapes", code_fingerprint("s2lct.corpus.shape"), *token_key], compute_shapes)
     polarity = get_polarity()
     capitals = CapitalEvidence(s.tokens for s in sentences)
+    syntaxes = [SeedSyntax.from_json(row) for row in shaped["shapes"]]
     corpus = [
-        annotate(s, tag_line.split(" "), polarity, shape, capitals.keeps_capital(s.tokens[0], tag_line.split(" ", 1)[0]))
-        for s, tag_line, shape in zip(sentences, tagged["tags"], shaped["shapes"], strict=True)
+        annotate(s, tag_line.split(" "), polarity, syntax.shape, capitals.keeps_capital(s.tokens[0], tag_line.split(" ", 1)[0]), syntax)
+        for s, tag_line, syntax in zip(sentences, tagged["tags"], syntaxes, strict=True)
     ]
     polarity.save()
     resources = {"tagger": tagged["identity"], "shape_parser": shaped["identity"], "polarity": polarity.identity}

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from typing import Literal
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from s2lct.corpus.spacy_pipeline import load_pipeline
 
@@ -30,7 +31,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser")
 # bumped when the shape rules below change, so cached shapes are recomputed
-SHAPE_RULES_VERSION = "4"
+SHAPE_RULES_VERSION = "5"  # 5: tense, clauses, finite verbs and subject (issue 23)
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _AUX_DEPS = frozenset({"aux", "auxpass"})
 #: dependents of the root that a spaCy parse gives a leading noun phrase it cannot attach
@@ -71,6 +72,64 @@ def shape_of(roots: Sequence[tuple[str, str, Sequence[tuple]]], asks: bool = Fal
     return "fragment"
 
 
+Tense = Literal["present", "past", "modal"]
+#: dependents of a clause that head another clause of the same rank (an opinion of their own):
+#: coordinated ("..., but it drags"), juxtaposed ("...; it drags") or adverbial ("..., although it drags")
+CLAUSE_DEPS = frozenset({"conj", "parataxis", "advcl"})
+_TENSE_OF_TAG = {"VBD": "past", "VBZ": "present", "VBP": "present", "MD": "modal"}
+
+
+@dataclass(frozen=True, slots=True)
+class SeedSyntax:
+    """What frames need to know about a seed (issue 23): its shape, the tense of its main verb, how
+    many clauses carry an opinion of their own, where their finite verbs are, and its subject."""
+
+    shape: Shape
+    tense: Tense | None = None  # of the root's finite verb or auxiliary; None: no finite main verb
+    clauses: int = 0  # finite clauses with a subject: the root's and those under CLAUSE_DEPS, recursively
+    finite: tuple[int, ...] = ()  # token positions of those clauses' finite verbs, the root's first
+    subject: str | None = None  # the root's subject, its head word lower-cased ("film", "it")
+
+    def to_json(self) -> list[Any]:
+        return [self.shape, self.tense, self.clauses, list(self.finite), self.subject]
+
+    @classmethod
+    def from_json(cls, row: Any) -> SeedSyntax:
+        if isinstance(row, str):  # a bare shape
+            return cls(row)  # type: ignore[arg-type]
+        shape, tense, clauses, finite, subject = row
+        return cls(shape, tense, clauses, tuple(finite), subject)
+
+
+def _finite_of(tok: Any) -> Any | None:
+    """The token that carries a clause's tense: the verb itself when finite, else its first finite auxiliary."""
+    if tok.tag_ in _TENSE_OF_TAG:
+        return tok
+    return next((c for c in tok.children if c.dep_ in _AUX_DEPS and c.tag_ in _TENSE_OF_TAG), None)
+
+
+def _has_subject(tok: Any) -> bool:
+    return any(c.dep_ in SUBJECT_DEPS for c in tok.children)
+
+
+def syntax_of(doc: Any, shape: Shape) -> SeedSyntax:
+    """Tense, clauses, finite verbs and subject of a parsed seed (spaCy ``Doc``)."""
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    finite: list[int] = []
+    todo = list(roots)
+    while todo:
+        head = todo.pop(0)
+        verb = _finite_of(head)
+        if verb is not None and _has_subject(head):
+            finite.append(verb.i)
+        todo.extend(c for c in head.children if c.dep_ in CLAUSE_DEPS)
+    root = roots[0] if roots else None
+    root_verb = _finite_of(root) if root is not None else None
+    tense = _TENSE_OF_TAG[root_verb.tag_] if root_verb is not None else None
+    subject = next((c.text.lower() for c in root.children if c.dep_ in SUBJECT_DEPS), None) if root is not None else None
+    return SeedSyntax(shape, tense, len(finite), tuple(finite), subject)  # type: ignore[arg-type]
+
+
 class ShapeParser:
     def __init__(self, model: str) -> None:
         self.nlp = load_pipeline(model, exclude=["ner", "lemmatizer", "senter"])
@@ -80,19 +139,23 @@ class ShapeParser:
 
     def shapes(self, sentences: Sequence[Sequence[str]], batch_size: int = 256) -> list[Shape]:
         """The shape of each pre-tokenised sentence (one spaCy token per given token)."""
+        return [s.shape for s in self.analyse(sentences, batch_size)]
+
+    def analyse(self, sentences: Sequence[Sequence[str]], batch_size: int = 256) -> list[SeedSyntax]:
+        """Shape, tense, clauses and subject of each pre-tokenised sentence."""
         from spacy.tokens import Doc
 
         docs = (Doc(self.nlp.vocab, words=list(words)) for words in sentences)
         for _name, proc in self._components:
             docs = proc.pipe(docs, batch_size=batch_size)
-        out: list[Shape] = []
+        out: list[SeedSyntax] = []
         for doc in docs:
             roots = [
                 (t.pos_, t.tag_, [(c.dep_, c.tag_, c.i, c.right_edge.i - c.left_edge.i + 1) for c in t.children])
                 for t in doc
                 if t.dep_ == "ROOT"
             ]
-            out.append(shape_of(roots, asks=_ends_with_question_mark([t.text for t in doc])))
+            out.append(syntax_of(doc, shape_of(roots, asks=_ends_with_question_mark([t.text for t in doc]))))
         return out
 
 

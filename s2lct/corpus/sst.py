@@ -43,6 +43,8 @@ class Sentence:
     # how many sub-phrases (every tree node but the root, single words included) carry each fine
     # label 0..4; None for corpora without phrase labels (user tables)
     phrase_labels: tuple[int, int, int, int, int] | None = None
+    # the longest sub-phrase, in words, that carries each fine label 0..4 (0: none); None as above
+    phrase_longest: tuple[int, int, int, int, int] | None = None
 
 
 def sst_label(fine: int) -> str:
@@ -78,6 +80,26 @@ def phrase_label_counts(line: str) -> tuple[int, int, int, int, int]:
     return counts[0], counts[1], counts[2], counts[3], counts[4]
 
 
+def phrase_label_longest(line: str) -> tuple[int, int, int, int, int]:
+    """The longest sub-phrase (in leaves) per fine label (0..4) of one SST tree line, the root excluded:
+    how much of the sentence an opposite opinion covers ("Witless but watchable": one word each side)."""
+    longest = [0] * 5
+    stack: list[list[int]] = []  # [label, leaves so far]
+    depth_labels = re.finditer(r"\((\d) |\)|[^()\s]+", line)
+    for m in depth_labels:
+        tok = m.group(0)
+        if tok.startswith("("):
+            stack.append([int(m.group(1)), 0])
+        elif tok == ")":
+            label, n = stack.pop()
+            if stack:  # not the root
+                longest[label] = max(longest[label], n)
+                stack[-1][1] += n
+        elif stack:
+            stack[-1][1] += 1
+    return longest[0], longest[1], longest[2], longest[3], longest[4]
+
+
 def sst_files(data_root: Path) -> dict[str, Path]:
     folder = Path(data_root) / "sst" / "trees"
     files = {split: folder / f"{split}.txt" for split in SST_SPLITS}
@@ -102,7 +124,7 @@ def load_sst(data_root: Path, splits: Sequence[str] | None = None) -> list[Sente
                 except ValueError as exc:
                     raise S2LCTError(f"{path}:{index + 1}: {exc}; expected a PTB tree like (3 (2 The) (3 film))") from None
                 phrases = phrase_label_counts(line)
-                out.append(Sentence(tokens, detokenize(tokens), sst_label(fine), split, index, "sst", fine, phrases))
+                out.append(Sentence(tokens, detokenize(tokens), sst_label(fine), split, index, "sst", fine, phrases, phrase_label_longest(line)))
     return out
 
 

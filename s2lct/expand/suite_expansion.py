@@ -10,6 +10,8 @@ seed case become new cases next to it, with the expansion recorded.
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Sequence
 from typing import Any
 
@@ -157,8 +159,23 @@ def _as_seed(original: AnnotatedSentence, tokens: tuple[str, ...], info: tuple[A
     """
     s = original.sentence
     tags, classes, words, n_words = info
-    sentence = Sentence(tokens, detokenize(tokens), s.label, s.split, s.index, s.source, s.fine_label, s.phrase_labels)
-    return AnnotatedSentence(sentence, tags, classes, words, n_words, original.shape, original.first_keeps_capital)
+    syntax = original.syntax
+    if syntax is not None and syntax.finite:  # the finite verbs move right by the words inserted before them
+        where = _positions_in(original.tokens, tokens)
+        syntax = dataclasses.replace(syntax, finite=tuple(where[i] for i in syntax.finite))
+    sentence = Sentence(tokens, detokenize(tokens), s.label, s.split, s.index, s.source, s.fine_label, s.phrase_labels, s.phrase_longest)
+    return AnnotatedSentence(sentence, tags, classes, words, n_words, original.shape, original.first_keeps_capital, syntax)
+
+
+def _positions_in(seed: Sequence[str], expanded: Sequence[str]) -> list[int]:
+    """Where each token of ``seed`` sits in ``expanded`` (the seed with words inserted)."""
+    out, j = [], 0
+    for tok in seed:
+        while expanded[j].lower() != tok.lower():
+            j += 1
+        out.append(j)
+        j += 1
+    return out
 
 
 def _cap_suite(results: Sequence[CapabilityResult], tallies: dict[str, ExpansionTally], share: float) -> None:
@@ -233,7 +250,7 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
                     continue
                 try:  # the slot's transform must still apply and give the same variant
                     keep = exp.first_keeps_capital if exp.tokens[:1] == seed.tokens[:1] else None
-                    same = [v for v in apply_ops(exp.tokens, exp.tags, slot.ops, keep) if v.name == variant.name]
+                    same = [v for v in apply_ops(exp.tokens, exp.tags, slot.ops, keep, exp.syntax.finite if exp.syntax else ()) if v.name == variant.name]
                 except TransformError:
                     same = []
                 if same and _fill_after_negation(c, same[0]):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from s2lct.corpus.annotate import AnnotatedSentence
-from s2lct.generate.search import search_pools_counted
+from s2lct.generate.search import fit_failures, search_pools_counted
 from s2lct.generate.transforms import (
     Piece,
     TransformError,
@@ -37,18 +37,24 @@ class _SeedVariants:
     variants: tuple[Variant, ...]
 
 
-def _pool_variants(pool: Sequence[AnnotatedSentence], slot: SeedSlot) -> tuple[list[_SeedVariants], int]:
-    out, skipped = [], 0
+def _pool_variants(pool: Sequence[AnnotatedSentence], slot: SeedSlot) -> tuple[list[_SeedVariants], int, int]:
+    """The pool's seeds that fit the slot's frame (``accepts``), with their variants; and how many
+    did not fit, and how many the operations could not transform."""
+    out, unfit, skipped = [], 0, 0
     for s in pool:
+        if slot.accepts is not None and fit_failures(slot.accepts, s):
+            unfit += 1
+            continue
         try:
-            out.append(_SeedVariants(s, tuple(apply_ops(s.tokens, s.tags, slot.ops, s.first_keeps_capital))))
+            finite = s.syntax.finite if s.syntax is not None else ()
+            out.append(_SeedVariants(s, tuple(apply_ops(s.tokens, s.tags, slot.ops, s.first_keeps_capital, finite))))
         except TransformError:
             skipped += 1
-    return out, skipped
+    return out, unfit, skipped
 
 
-def _slot_key(slot: SeedSlot) -> tuple[str, str, str]:
-    return (slot.seed, slot.name, repr(slot.ops))
+def _slot_key(slot: SeedSlot) -> tuple[str, str, str, str]:
+    return (slot.seed, slot.name, repr(slot.ops), repr(slot.accepts))
 
 
 def _rng(*parts: object) -> random.Random:
@@ -96,6 +102,21 @@ def build_case(
     return Case(case_id(spec.id, *key), spec.id, text, expected, template.id, transform, seeds, fragments, expansion)
 
 
+def spread_sample(keys: list[tuple[int, int, int, int]], limit: int, rng: random.Random) -> list[tuple[int, int, int, int]]:
+    """``limit`` of the (template, primary seed, combination, variant) keys, sorted, drawn so that
+    every primary seed is used once before any is used twice (issue 23: with fewer seeds than
+    cases, a plain sample repeats some seeds three or four times in frames that differ by a word,
+    and the suite reads as near-duplicates)."""
+    order = rng.sample(keys, len(keys))
+    seen: dict[tuple[int, int], int] = {}
+    ranked = []
+    for pos, key in enumerate(order):
+        primary = (key[0], key[1])
+        ranked.append((seen.get(primary, 0), pos, key))
+        seen[primary] = seen.get(primary, 0) + 1
+    return sorted(key for _, _, key in sorted(ranked)[:limit])
+
+
 def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], seed: int, max_cases: int | None = None) -> CapabilityResult:
     """Search seeds and apply the templates; sample at most ``max_cases`` cases (spec value if None)."""
     found, removed = search_pools_counted(spec, corpus)
@@ -104,13 +125,16 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
     # keyed by the operations too: two templates may use the same pool and slot name with different ops
     variants: dict[tuple[str, str, str], list[_SeedVariants]] = {}
     skipped = 0
+    unfit: dict[str, int] = {}  # template/slot → seeds of the pool its frame does not accept
     keys: list[tuple[int, int, int, int]] = []  # (template, primary seed, option combo, variant)
     combos: list[list[tuple[str, ...]]] = []
     for t_index, template in enumerate(spec.templates):
         for slot in template.slots():
             if _slot_key(slot) not in variants:
-                variants[_slot_key(slot)], n_skip = _pool_variants(pools[slot.seed], slot)
+                variants[_slot_key(slot)], n_unfit, n_skip = _pool_variants(pools[slot.seed], slot)
                 skipped += n_skip if slot is template.slots()[0] else 0
+                if slot.accepts is not None:
+                    unfit[f"{template.id}/{slot.name}"] = n_unfit
         literal = [_options(p) for p in template.parts if not isinstance(p, SeedSlot)]
         combos.append(list(itertools.product(*literal)))
         primary = template.slots()[0]
@@ -120,7 +144,7 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
                     keys.append((t_index, i, c, v))
     candidates = len(keys)
     if limit is not None and len(keys) > limit:
-        keys = sorted(_rng(seed, spec.id, "cases").sample(keys, limit))
+        keys = spread_sample(keys, limit, _rng(seed, spec.id, "cases"))
     cases: dict[str, Case] = {}
     origins = {}
     for t_index, i, c, v in keys:
@@ -132,7 +156,9 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
             pool = variants[_slot_key(other)]
             if not pool:
                 break
-            rng = _rng(seed, spec.id, template.id, other.name, primary.seed.sentence.split, primary.seed.sentence.index)
+            # keyed by the case, not only its primary seed: a seed used twice gets two partners, not two
+            # near-identical cases that differ only in the frame
+            rng = _rng(seed, spec.id, template.id, other.name, primary.seed.sentence.split, primary.seed.sentence.index, c, v)
             partner = pool[rng.randrange(len(pool))]
             bound[other.name] = (partner.seed, partner.variants[rng.randrange(len(partner.variants))])
         else:
@@ -141,5 +167,7 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
                 cases[case.id] = case
                 origins[case.id] = (template, combos[t_index][c], bound)
     ordered = [cases[k] for k in sorted(cases)]
-    extra = {"seeds_removed_by_rule": removed} if removed else {}
+    extra: dict[str, Any] = {"seeds_removed_by_rule": removed} if removed else {}
+    if unfit:
+        extra["seeds_unfit_by_slot"] = unfit
     return CapabilityResult(spec, ordered, pools, candidates, skipped, extra=extra, origins=origins)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from s2lct.corpus.annotate import AnnotatedSentence
 from s2lct.errors import S2LCTError
 from s2lct.spec import CapabilitySpec, SearchRule
+from s2lct.spec.language import SeedFit
 from s2lct.spec.language import PHRASE_LABELS, anchored
 
 # the 3-way class boundaries on SST's [0, 1] sentiment scale
@@ -36,13 +37,54 @@ def root_margin(fine_label: int) -> float:
     return round(min(abs(score - b) for b in CLASS_BOUNDARIES), 6)
 
 
+#: per seed label, the fine phrase labels of the other side (a neutral seed has two)
+OPPOSITE_FINE = {"positive": (0, 1), "negative": (3, 4), "neutral": (0, 1, 3, 4)}
+
+
+def fit_failures(fit: SeedFit, s: AnnotatedSentence) -> list[str]:
+    """Names of the person/tense/clauses/subject conditions of ``fit`` that ``s`` fails."""
+    failed = []
+    if fit.person is not None and not s.persons <= set(fit.person):
+        failed.append("person")
+    if fit.tense is None and fit.clauses is None and fit.subject is None:
+        return failed
+    syntax = s.syntax
+    if syntax is None:
+        raise S2LCTError(f"seed {s.sentence.source}:{s.sentence.split}:{s.sentence.index} has no parse; a tense/clauses/subject rule needs the annotated corpus")
+    if fit.tense is not None and syntax.tense not in fit.tense:
+        failed.append("tense")
+    if fit.clauses is not None and not (
+        (fit.clauses.min is None or syntax.clauses >= fit.clauses.min) and (fit.clauses.max is None or syntax.clauses <= fit.clauses.max)
+    ):
+        failed.append("clauses")
+    if fit.subject is not None and (syntax.subject or "") not in {w.lower() for w in fit.subject}:
+        failed.append("subject")
+    return failed
+
+
+def opinion_lexicon_disagrees(s: AnnotatedSentence) -> bool:
+    """The second opinion (Hu & Liu's opinion lexicon): a neutral seed with an opinion word, or a
+    polar seed with more opinion words of the other polarity than of its own."""
+    from s2lct.corpus.opinion import opinion_words
+
+    positive, negative = opinion_words()
+    pos = sum(t.lower() in positive for t in s.tokens)
+    neg = sum(t.lower() in negative for t in s.tokens)
+    if s.label == "neutral":
+        return pos + neg > 0
+    return neg > pos if s.label == "positive" else pos > neg
+
+
 def clean_label_failures(rule: SearchRule, s: AnnotatedSentence) -> list[str]:
-    """Names of the shape and phrase-label conditions of ``rule`` that ``s`` fails."""
+    """Names of the shape, phrase-label, second-opinion and seed-fit conditions of ``rule`` that ``s`` fails."""
     failed = []
     if rule.shape is not None and s.shape not in rule.shape:
         if s.shape is None:
             raise S2LCTError(f"seed {s.sentence.source}:{s.sentence.split}:{s.sentence.index} has no parse; a 'shape' rule needs the annotated corpus")
         failed.append("shape")
+    failed.extend(fit_failures(rule, s))
+    if "opinion_lexicon" in rule.agree and opinion_lexicon_disagrees(s):
+        failed.append("agree.opinion_lexicon")
     if rule.phrases is not None:
         counts, fine = s.sentence.phrase_labels, s.sentence.fine_label
         if counts is None or fine is None:
@@ -54,6 +96,12 @@ def clean_label_failures(rule: SearchRule, s: AnnotatedSentence) -> list[str]:
             failed.append("phrases.forbid")
         if rule.phrases.root_margin is not None and root_margin(fine) < rule.phrases.root_margin:
             failed.append("phrases.root_margin")
+        if rule.phrases.opposite_max_words is not None:
+            longest = s.sentence.phrase_longest
+            if longest is None:
+                raise MissingPhraseLabels(f"'phrases.opposite_max_words' needs phrase spans, and corpus {s.sentence.source!r} has none")
+            if any(longest[f] > rule.phrases.opposite_max_words for f in OPPOSITE_FINE[s.label]):
+                failed.append("phrases.opposite_max_words")
     return failed
 
 
@@ -99,6 +147,10 @@ def matches_any(rules: Sequence[SearchRule], s: AnnotatedSentence) -> bool:
     return any(matches(r, s) for r in rules)
 
 
+def _fits(rule: SeedFit) -> bool:
+    return any(getattr(rule, k) is not None for k in SeedFit.model_fields)
+
+
 def search_pools(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence]) -> dict[str, list[AnnotatedSentence]]:
     """Seed pool name → matching sentences in corpus order, duplicates (same tokens) dropped."""
     return search_pools_counted(spec, corpus)[0]
@@ -133,6 +185,6 @@ def search_pools_counted(
                 rejected.add(s.tokens)
                 counts.update(set().union(*failures))
         pools[name] = found
-        if any(r.shape is not None or r.phrases is not None for r in pool.any_of):
+        if any(r.shape is not None or r.phrases is not None or r.agree or _fits(r) for r in pool.any_of):
             removed[name] = {"candidates": len(seen | rejected), "kept": len(found), **dict(sorted(counts.items()))}
     return pools, removed

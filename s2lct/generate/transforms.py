@@ -32,6 +32,9 @@ class Variant:
     # whether the first token keeps its capital mid-sentence (corpus evidence, see
     # ``s2lct.corpus.annotate.CapitalEvidence``); None: decide from its PoS tag
     first_keeps_capital: bool | None = None
+    # positions of the main clauses' finite verbs (``s2lct.corpus.shape.SeedSyntax.finite``), for
+    # ``backshift``; only the seed itself has them (backshift must come first)
+    finite: tuple[int, ...] = ()
 
 
 class TransformError(ValueError):
@@ -89,6 +92,47 @@ def lowercase_first(v: Variant) -> list[Variant]:
     return [Variant((first[:1].lower() + first[1:],) + v.tokens[1:], v.tags, v.name)]
 
 
+#: present → past of the auxiliaries and modals a finite verb may be; a clitic that would have to
+#: change its spelling ("'ve", "'ll", "'d") is refused rather than guessed
+BACKSHIFT = {
+    "is": "was", "are": "were", "am": "was", "'s": "was", "'re": "were", "'m": "was", "has": "had", "have": "had",
+    "does": "did", "do": "did", "can": "could", "ca": "could", "will": "would", "wo": "would", "may": "might", "shall": "should",
+}
+ALREADY_PAST = frozenset({"VBD"})
+_KEEP_MODALS = frozenset({"would", "could", "might", "should", "must", "ought", "need"})
+
+
+def backshift(v: Variant) -> list[Variant]:
+    """Present main verbs → past, so the seed reads after a past frame ("I used to think that the
+    story is pathetic" → "... the story was pathetic"). Only the finite verbs of the seed's main
+    clauses change, one token each; "would", "could", "must" and past verbs stay. A lexical verb
+    takes its past form from lemminflect ("works" → "worked")."""
+    if not v.finite:
+        raise TransformError("no finite main verb to backshift")
+    toks = list(v.tokens)
+    tags = list(v.tags)
+    for i in v.finite:
+        word, tag = toks[i], tags[i]
+        low = word.lower()
+        if tag in ALREADY_PAST or low in _KEEP_MODALS:
+            continue
+        if low in BACKSHIFT and (low != "'s" or tag == "VBZ"):
+            new = BACKSHIFT[low]
+        elif tag in ("VBZ", "VBP") and low not in BACKSHIFT and not low.startswith("'"):
+            from lemminflect import getInflection, getLemma
+
+            lemma = getLemma(low, upos="VERB")
+            past = getInflection(lemma[0], tag="VBD") if lemma else ()
+            if not past:
+                raise TransformError(f"no past form for {word!r}")
+            new = past[0]
+        else:
+            raise TransformError(f"cannot backshift {word!r} ({tag})")
+        toks[i] = new[:1].upper() + new[1:] if word[:1].isupper() else new
+        tags[i] = "VBD" if tag != "MD" else "MD"
+    return [Variant(tuple(toks), tuple(tags), _join_name(v.name, "backshift"), v.first_keeps_capital)]
+
+
 LEADING_CONJUNCTIONS = frozenset({"and", "but", "or", "so", "yet", "nor", "plus"})
 # discourse words that open a seed only when a comma follows ("Yes, ...", "Well, ...")
 LEADING_INTERJECTIONS = frozenset({"yes", "no", "well", "oh", "ok", "okay", "sure", "alas", "still", "now"})
@@ -119,6 +163,7 @@ OPS: dict[str, Callable[[Variant], list[Variant]]] = {
     "strip_final_punct": strip_final_punct,
     "lowercase_first": lowercase_first,
     "strip_leading_conjunction": strip_leading_conjunction,
+    "backshift": backshift,
 }
 
 
@@ -140,9 +185,11 @@ def _op(op: Any) -> Callable[[Variant], list[Variant]]:
     return insert
 
 
-def apply_ops(tokens: Sequence[str], tags: Sequence[str], ops: Sequence[Any], first_keeps_capital: bool | None = None) -> list[Variant]:
+def apply_ops(
+    tokens: Sequence[str], tags: Sequence[str], ops: Sequence[Any], first_keeps_capital: bool | None = None, finite: Sequence[int] = ()
+) -> list[Variant]:
     """All variants of a seed after the operations, in a fixed order; raises ``TransformError``."""
-    variants = [Variant(tuple(tokens), tuple(tags), "none", first_keeps_capital)]
+    variants = [Variant(tuple(tokens), tuple(tags), "none", first_keeps_capital, tuple(finite))]
     for op in ops:
         fn = _op(op)
         variants = [w for v in variants for w in fn(v)]

@@ -22,7 +22,11 @@ IDENT = r"^[A-Za-z][A-Za-z0-9_\-]*$"
 # Every combination of a template's literal alternatives is enumerated for every seed before
 # sampling, so an unbounded product would exhaust memory; real templates use tens.
 MAX_TEMPLATE_COMBINATIONS = 10_000
-SeedOp = Literal["negate_copula", "strip_final_punct", "lowercase_first", "strip_leading_conjunction"]
+SeedOp = Literal["negate_copula", "strip_final_punct", "lowercase_first", "strip_leading_conjunction", "backshift"]
+Person = Literal["first", "second", "third"]
+Tense = Literal["present", "past", "modal"]
+#: second opinions on a seed's label, besides the treebank's (docs/specs.md, "Seed quality")
+SecondOpinion = Literal["opinion_lexicon"]
 Shape = Literal["clause", "question", "noun_phrase", "fragment", "sentences"]
 PhraseLabel = Literal["very negative", "negative", "neutral", "positive", "very positive"]
 # SST's fine labels, in order 0..4
@@ -116,6 +120,10 @@ class Length(_Strict):
         return self
 
 
+class Count(Length):
+    """Bounds on a count, inclusive."""
+
+
 class PhraseRule(_Strict):
     """Conditions on the labels a treebank gives a seed's sub-phrases and root (SST: fine labels 0..4).
 
@@ -136,9 +144,61 @@ class PhraseRule(_Strict):
             "(0.1, 0.3, 0.5, 0.7, 0.9), so 0.1 keeps every seed and 0.2 keeps only very negative/very positive ones"
         ),
     )
+    opposite_max_words: int | None = Field(
+        default=None,
+        ge=0,
+        description=(
+            "one-sidedness: no sub-phrase of the polarity opposite to the seed's label may span more than this many "
+            "words (for a neutral seed: no positive or negative sub-phrase may); 0 forbids any, 1 lets single words "
+            "through ('avoids [cliché]'), which a negation or a contrast inside the phrase usually explains"
+        ),
+    )
 
 
-class SearchRule(_Strict):
+class SeedFit(_Strict):
+    """What a frame needs of the seed it embeds (from the seed's spaCy parse; docs/specs.md, "Seed quality")."""
+
+    person: list[Person] | None = Field(
+        default=None,
+        min_length=1,
+        description=(
+            "who the seed may speak as or to: 'first' (it has I/me/my/we/us/our...), 'second' (you/your...), "
+            "'third' (neither); a seed with both first- and second-person words needs both listed"
+        ),
+    )
+    tense: list[Tense] | None = Field(
+        default=None, min_length=1, description="tense of the seed's main verb (present, past, or modal: will/would/can...)"
+    )
+    clauses: Count | None = Field(
+        default=None,
+        description="bounds on the seed's clauses that carry an opinion of their own (the main clause and those coordinated, juxtaposed or adverbial to it)",
+    )
+    subject: list[str] | None = Field(
+        default=None, min_length=1, description="the head word of the seed's main subject must be one of these (case-insensitive), e.g. [it, film, movie]"
+    )
+
+
+def unmeetable(accepts: SeedFit, rule: SeedFit) -> str | None:
+    """Why no seed of ``rule`` can meet a slot's ``accepts`` (a constraint that contradicts the
+    pool's own), or None."""
+    for name in ("person", "tense", "subject"):
+        want, have = getattr(accepts, name), getattr(rule, name)
+        if want is not None and have is not None:
+            if name == "subject":
+                want, have = [w.lower() for w in want], [w.lower() for w in have]
+            if not set(want) & set(have):  # (a seed's persons, never empty, must lie in both)
+                return f"{name} {sorted(want)}, but the pool's rule allows only {sorted(have)}"
+    if accepts.clauses is not None:
+        lo = max(accepts.clauses.min or 0, (rule.clauses.min or 0) if rule.clauses else 0)
+        his = [c.max for c in (accepts.clauses, rule.clauses) if c is not None and c.max is not None]
+        if his and lo > min(his):
+            return f"clauses {accepts.clauses.model_dump(exclude_none=True)}, but the pool's rule allows {rule.clauses.model_dump(exclude_none=True) if rule.clauses else {}}"
+        if accepts.clauses.max == 0 and rule.shape is not None and set(rule.shape) <= {"clause", "question"}:
+            return "clauses {'max': 0}, but the pool's rule takes only clauses (one clause at least)"
+    return None
+
+
+class SearchRule(SeedFit):
     """Conditions a seed sentence must meet; all given conditions must hold."""
 
     label: Label | list[Label] | None = Field(default=None, description="3-way label(s) of the seed")
@@ -160,6 +220,13 @@ class SearchRule(_Strict):
         ),
     )
     phrases: PhraseRule | None = Field(default=None, description="rules over the treebank's phrase labels")
+    agree: list[SecondOpinion] = Field(
+        default_factory=list,
+        description=(
+            "second opinions the seed's label must not contradict: 'opinion_lexicon' (Hu & Liu's opinion words, NLTK): "
+            "a neutral seed has none, a polar seed has no more words of the opposite polarity than of its own"
+        ),
+    )
     token_pattern: TokenPattern | None = Field(default=None, description="spaCy Matcher token pattern that must match somewhere in the sentence, e.g. [{LOWER: very}, {POS: ADJ}]")
 
     _regex = field_validator("start", "end", "contains")(classmethod(lambda cls, v, info: _check_regex(v, info.field_name)))
@@ -203,7 +270,11 @@ class Insert(_Strict):
 class SeedSlot(_Strict):
     seed: str = Field(pattern=IDENT, description="name of a seed pool")
     slot: str | None = Field(default=None, pattern=IDENT, description="slot name (defaults to the pool name)")
-    ops: list[SeedOp | Insert] = Field(default_factory=list, description="applied to the seed in order: negate_copula, strip_final_punct, lowercase_first, strip_leading_conjunction or {insert: [...], before|after: <token pattern>}")
+    ops: list[SeedOp | Insert] = Field(default_factory=list, description="applied to the seed in order: negate_copula, strip_final_punct, lowercase_first, strip_leading_conjunction, backshift (first only: present main verbs to past, after a past frame) or {insert: [...], before|after: <token pattern>}")
+    accepts: SeedFit | None = Field(
+        default=None,
+        description="what this slot's frame needs of the seed (person, tense, clauses, subject); seeds of the pool that do not fit are not used here",
+    )
     label: Label | list[Label] | None = Field(
         default=None,
         description=(
@@ -211,6 +282,13 @@ class SeedSlot(_Strict):
             "'but now I don't like it'); every rule of the pool must search only these labels"
         ),
     )
+
+    @field_validator("ops")
+    @classmethod
+    def _backshift_first(cls, ops: list[Any]) -> list[Any]:
+        if "backshift" in ops[1:]:
+            raise ValueError("backshift must be the first operation: it finds the main verbs where the seed's parse put them")
+        return ops
 
     @property
     def name(self) -> str:
@@ -312,6 +390,13 @@ class CapabilitySpec(_Strict):
                             ("templates", ti, "parts", pi, "label"),
                             f"template {t.id!r}: slot {slot.name!r} must hold {sorted(slot.labels() or ())} seeds, "
                             f"but pool {slot.seed!r} can give {sorted(found)}; add 'label:' to the pool's rules",
+                        ))
+                if isinstance(slot, SeedSlot) and slot.accepts is not None:
+                    reasons = [unmeetable(slot.accepts, rule) for rule in self.seeds[slot.seed].any_of]
+                    if all(reasons):
+                        raise ValueError(at_path(
+                            ("templates", ti, "parts", pi, "accepts"),
+                            f"template {t.id!r}: slot {slot.name!r} accepts no seed of pool {slot.seed!r}: {reasons[0]}",
                         ))
             if isinstance(t.expected, SeedLabel):
                 names = [s.name for s in t.slots()]

