@@ -53,9 +53,7 @@ def fit_failures(fit: SeedFit, s: AnnotatedSentence) -> list[str]:
         raise S2LCTError(f"seed {s.sentence.source}:{s.sentence.split}:{s.sentence.index} has no parse; a tense/clauses/subject rule needs the annotated corpus")
     if fit.tense is not None and syntax.tense not in fit.tense:
         failed.append("tense")
-    if fit.clauses is not None and not (
-        (fit.clauses.min is None or syntax.clauses >= fit.clauses.min) and (fit.clauses.max is None or syntax.clauses <= fit.clauses.max)
-    ):
+    if fit.clauses is not None and not fit.clauses.admits(syntax.clauses):
         failed.append("clauses")
     if fit.subject is not None and (syntax.subject or "") not in {w.lower() for w in fit.subject}:
         failed.append("subject")
@@ -117,11 +115,8 @@ def matches(rule: SearchRule, s: AnnotatedSentence) -> bool:
 def _matches_base(rule: SearchRule, s: AnnotatedSentence) -> bool:
     if rule.label is not None and s.label not in rule.labels():
         return False
-    if rule.length is not None:
-        if rule.length.min is not None and s.n_words < rule.length.min:
-            return False
-        if rule.length.max is not None and s.n_words > rule.length.max:
-            return False
+    if rule.length is not None and not rule.length.admits(s.n_words):
+        return False
     if rule.include and not s.word_classes.issuperset(rule.include):
         return False
     if rule.exclude and not s.word_classes.isdisjoint(rule.exclude):

@@ -113,6 +113,10 @@ class Length(_Strict):
     min: int | None = Field(default=None, ge=0)
     max: int | None = Field(default=None, ge=0)
 
+    def admits(self, n: int) -> bool:
+        """``n`` lies within the bounds."""
+        return (self.min is None or n >= self.min) and (self.max is None or n <= self.max)
+
     @model_validator(mode="after")
     def _ordered(self) -> Length:
         if self.min is not None and self.max is not None and self.min > self.max:
