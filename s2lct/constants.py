@@ -8,4 +8,5 @@ LABELS: tuple[str, ...] = ("negative", "neutral", "positive")
 # Seed/template generation engine (stage 1–2 output); bumped when the cases it writes change.
 # 2: detokenised quotes and periods, phrase-label and shape rules, fluent templates.
 # 3: shape rule for a leading noun phrase, stray closing quotes dropped, LC9-LC12 seed rules.
-GENERATION_VERSION = "3"
+# 4: seed-quality and frame rules (issue 23), spread sampling, partner seeds drawn within blocks.
+GENERATION_VERSION = "4"

@@ -11,7 +11,7 @@ import os
 import random
 import re
 
-REVIEW_SEED = 2324  # `blind-sample generated -n 200 --seed 2324`
+REVIEW_SEED = 2425  # `blind-sample generated -n 200 --seed 2425`
 MARKS = ("fluent", "label_ok", "on_capability")
 DEFECTS = {"none", "not_one_sided", "partial_negation", "voice_clash", "run_on", "tense", "different_things",
            "fragment", "inserted_word", "label_noise", "other"}

@@ -7,6 +7,7 @@ of ``PYTHONHASHSEED``.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 from collections.abc import Sequence
@@ -55,6 +56,32 @@ def _pool_variants(pool: Sequence[AnnotatedSentence], slot: SeedSlot) -> tuple[l
 
 def _slot_key(slot: SeedSlot) -> tuple[str, str, str, str]:
     return (slot.seed, slot.name, repr(slot.ops), repr(slot.accepts))
+
+
+#: a partner seed is drawn from the primary seed's block, about this many seeds of the partner pool:
+#: drawn from the whole pool, pairs join every seed of LC8 into one group through shared cases and
+#: no split by seed sentence can hold one out (issue 24); within blocks, groups stay a few dozen cases
+PARTNER_BLOCK_SEEDS = 6
+
+
+def _block(seed: AnnotatedSentence, blocks: int) -> int:
+    digest = hashlib.sha256(f"{seed.sentence.split}:{seed.sentence.index}".encode()).hexdigest()
+    return int(digest[:12], 16) % blocks
+
+
+def _partner_blocks(spec: CapabilitySpec, variants: dict[tuple[str, str, str, str], list[_SeedVariants]]) -> int:
+    """How many blocks the capability's seeds fall into: its smallest partner pool over ``PARTNER_BLOCK_SEEDS``."""
+    sizes = [len(variants[_slot_key(slot)]) for t in spec.templates for slot in t.slots()[1:]]
+    return max(1, min(sizes, default=0) // PARTNER_BLOCK_SEEDS)
+
+
+def _in_block(pool: list[_SeedVariants], block: int, blocks: int) -> list[_SeedVariants]:
+    """The pool's seeds in ``block``, or in the next block that has any."""
+    for step in range(blocks):
+        found = [sv for sv in pool if _block(sv.seed, blocks) == (block + step) % blocks]
+        if found:
+            return found
+    return pool
 
 
 def _rng(*parts: object) -> random.Random:
@@ -147,6 +174,7 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
         keys = spread_sample(keys, limit, _rng(seed, spec.id, "cases"))
     cases: dict[str, Case] = {}
     origins = {}
+    blocks = _partner_blocks(spec, variants)
     for t_index, i, c, v in keys:
         template = spec.templates[t_index]
         slots = template.slots()
@@ -159,7 +187,8 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
             # keyed by the case, not only its primary seed: a seed used twice gets two partners, not two
             # near-identical cases that differ only in the frame
             rng = _rng(seed, spec.id, template.id, other.name, primary.seed.sentence.split, primary.seed.sentence.index, c, v)
-            partner = pool[rng.randrange(len(pool))]
+            block = _in_block(pool, _block(primary.seed, blocks), blocks)
+            partner = block[rng.randrange(len(block))]
             bound[other.name] = (partner.seed, partner.variants[rng.randrange(len(partner.variants))])
         else:
             case = build_case(spec, template, combos[t_index][c], bound)
