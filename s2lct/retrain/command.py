@@ -16,7 +16,7 @@ def retrain_command(model: str, capability: str | None, out: Path, *, quiet: boo
 
     from s2lct.progress import progress_for
     from .loop import retrain
-    from .terminal import accounting_table, curve_table, matrix_tables
+    from .terminal import accounting_table, curve_table, matrix_tables, partition_table
 
     console = Console(highlight=False)
     err = Console(stderr=True, highlight=False)
@@ -33,6 +33,8 @@ def retrain_command(model: str, capability: str | None, out: Path, *, quiet: boo
     if len(result["curve"]) > 2:
         console.print(curve_table(result["curve"]))
     console.print(accounting_table(result["accounting"]))
+    if result.get("partitions"):
+        console.print(partition_table(result["partitions"], result["accounting"]["sst2_dev"]))
     if result["model_dir"]:
         err.print(f"retrained model: {result['model_dir']} (run it with --model {result['model_dir']})", markup=False)
     err.print(f"wrote {out / 'accounting.json'}, {out / 'accounting.md'}", markup=False)

@@ -2,7 +2,7 @@
 
 A run folder (``--out``) holds ``run.json`` (the settings, so a different run is never mixed in),
 ``split.json`` (case id → train/validation/test), ``evaluation-base.json``, one
-``rounds/round-K/`` per round (``round.json`` written last marks it finished; its ``checkpoints/``
+``rounds/round-K/`` per round (``round.json`` written last marks it finished, ``timing.json`` beside it holds the wall-clock figures that vary run to run; its ``checkpoints/``
 let an interrupted round resume), the final ``model/`` folder (runs with ``--model DIR``),
 ``accounting.json``/``.md`` and, with several rounds, ``curve.json`` and the learning-curve plot.
 ``--matrix`` puts one such run per retrained capability under ``matrix/<LC>/`` and writes
@@ -18,120 +18,25 @@ from __future__ import annotations
 
 import random
 import shutil
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..atomic import sha256_file, write_json, write_text
+from ..atomic import write_json, write_text
 from ..cache import load_json_or
-from ..errors import S2LCTError
-from ..models import HF_ALIASES, LOCAL_ALIASES, load_model
+from ..models import load_model
 from ..models.base import SentimentModel
 from ..suggest import unknown_names
 from ..progress import ProgressFactory
 from ..suite import Case, load_manifest, load_suite, natural_key, suite_files
 from .accounting import Evaluation, account, evaluate, load_sst2, markdown_table
-from .split import SeedSplit, split_by_seed
-from .targets import allowed_vector
-from .train import CHECKPOINTS, Example, TrainConfig, fine_tune
+from .options import Log, RetrainError, RetrainOptions, check_lora, load_trainable, prepare_out, suite_digest
+from .split import SPLITS, split_by_seed
+from .train import CHECKPOINTS, fine_tune
+from .training_set import TaskPools, case_examples, load_general, training_examples
 
-RUN_FILE = "run.json"
-Log = Callable[[str], None]
-
-
-class RetrainError(S2LCTError):
-    exit_code = 2
-
-
-@dataclass(frozen=True)
-class RetrainOptions:
-    """Everything that decides a run's result (recorded in ``run.json``)."""
-
-    model: str
-    capabilities: tuple[str, ...]
-    suite: str
-    epochs: float = 1.0
-    batch_size: int = 16
-    lr: float = 5e-5
-    mix_original: float = 0.0
-    seed: int = 0
-    rounds: int = 1
-    replay: float = 0.5
-    max_length: int | None = None
-    matrix: bool = False
-    max_eval_cases: int | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["capabilities"] = list(self.capabilities)
-        return d
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> RetrainOptions:
-        known = {f.name for f in fields(cls)}
-        kw = {k: v for k, v in d.items() if k in known}
-        kw["capabilities"] = tuple(kw["capabilities"])
-        return cls(**kw)
-
-    def train_config(self) -> TrainConfig:
-        return TrainConfig(epochs=self.epochs, batch_size=self.batch_size, lr=self.lr, seed=self.seed, max_length=self.max_length)
-
-
-def fine_tunable_models() -> str:
-    return ", ".join([*HF_ALIASES, *LOCAL_ALIASES]) + ", a local Hugging Face model folder or a hub name (org/model)"
-
-
-def load_trainable(name: str, *, models_dir: Any = None, max_length: int | None = None, cache_dir: Any = None) -> SentimentModel:
-    """The model as a :class:`HuggingFaceModel`; anything else cannot be fine-tuned (one-line error)."""
-    from ..models.huggingface import HuggingFaceModel
-
-    model = load_model(name, models_dir=models_dir, max_length=max_length, cache_dir=cache_dir)
-    if not isinstance(model, HuggingFaceModel):
-        raise RetrainError(
-            f"model {name!r} is a {model.kind} model and cannot be fine-tuned; retrain needs a Hugging Face "
-            f"classifier: {fine_tunable_models()}"
-        )
-    return model
-
-
-def _suite_digest(suite: Path) -> str:
-    from ..atomic import short_hash
-
-    return short_hash(*(f"{cap}:{sha256_file(p)}" for cap, p in sorted(suite_files(suite).items())), length=16)
-
-
-def _prepare_out(out: Path, record: dict[str, Any], *, resume: bool, overwrite: bool, log: Log) -> dict[str, Any]:
-    """Claim ``out`` for this run; returns the record to use (the folder's own with ``resume``)."""
-    run_file = out / RUN_FILE
-    if overwrite and out.exists():
-        if out.is_dir() and (run_file.is_file() or not any(out.iterdir())):
-            shutil.rmtree(out)
-        else:
-            raise RetrainError(f"--overwrite: {out} exists and is not a retrain run folder (no {RUN_FILE}); choose another --out")
-    if run_file.is_file():
-        old = load_json_or(run_file, None)
-        if old == record:
-            log(f"resuming the run in {out}")
-            return record
-        if not isinstance(old, dict) or "options" not in old:
-            raise RetrainError(f"{run_file} is unreadable; pass --overwrite to start afresh in {out}")
-        if resume:
-            log(f"resuming the run recorded in {run_file} (its settings win over the arguments given)")
-            return old
-        diff = sorted(k for k in set(old["options"]) | set(record["options"]) if old["options"].get(k) != record["options"].get(k))
-        if old.get("base_identity") != record.get("base_identity"):
-            diff.append("model weights")
-        if old.get("suite_digest") != record.get("suite_digest"):
-            diff.append("suite content")
-        raise RetrainError(
-            f"{out} already holds a different retrain run (differs in: {', '.join(diff) or 'settings'}); "
-            f"pass --resume to continue that run, --overwrite to replace it, or choose another --out"
-        )
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise RetrainError(f"--out {out} exists and is not a retrain run folder; pass --overwrite or choose another --out")
-    write_json(run_file, record)
-    return record
+__all__ = ["RetrainError", "RetrainOptions", "load_trainable", "retrain", "run_rounds"]
 
 
 def retrain(
@@ -140,16 +45,24 @@ def retrain(
     *,
     out: str | Path,
     suite: str | Path = "generated",
-    epochs: float = 1.0,
-    batch_size: int = 16,
-    lr: float = 5e-5,
-    mix_original: float = 0.0,
+    method: str | None = None,
+    epochs: float | None = None,
+    batch_size: int | None = None,
+    lr: float | None = None,
+    mix_original: float | None = None,
+    balance: bool | None = None,
+    l2sp: float | None = None,
+    lora_rank: int | None = None,
+    select: str | None = None,
+    patience: int | None = None,
     seed: int = 0,
     rounds: int = 1,
     replay: float = 0.5,
     max_length: int | None = None,
     matrix: bool = False,
     max_eval_cases: int | None = None,
+    protocol: str = "seed",
+    groups: str | None = None,
     resume: bool = False,
     overwrite: bool = False,
     models_dir: str | Path | None = None,
@@ -160,9 +73,14 @@ def retrain(
 ) -> dict[str, Any]:
     """Retrain ``model`` on ``capabilities`` of ``suite`` and account for every case (module docstring).
 
-    Returns the accounting (``{"accounting", "curve", ...}``), or with ``matrix=True`` the matrix.
+    ``method`` (:mod:`s2lct.retrain.methods`, default ``DEFAULT_METHOD``) presets the training
+    options; any of them given (not None) wins. Returns the accounting (``{"accounting", "curve",
+    ...}``), or with ``matrix=True`` the matrix.
     """
     from ..config import get_settings
+    from .methods import DEFAULT_METHOD, resolve
+    from .protocol import PROTOCOLS
+    from .selection import SELECTIONS
 
     log = log or (lambda msg: None)
     settings = get_settings(data_root=data_root, cache_dir=cache_dir, models_dir=models_dir)
@@ -178,19 +96,33 @@ def retrain(
     unknown = [c for c in caps if c not in files]
     if unknown:
         raise RetrainError(f"{suite}: " + unknown_names("capability", unknown, sorted(files, key=natural_key), valid_label="available"))
-    for name, value, low in (("--epochs", epochs, 0), ("--lr", lr, 0)):
+    try:
+        v = resolve(method, {"epochs": epochs, "batch_size": batch_size, "lr": lr, "mix_original": mix_original, "balance": balance,
+                             "l2sp": l2sp, "lora_rank": lora_rank, "select": select, "patience": patience})
+    except ValueError as exc:
+        raise RetrainError(f"--method: {exc}") from None
+    for name, value, low in (("--epochs", v["epochs"], 0), ("--lr", v["lr"], 0)):
         if not value > low:
             raise RetrainError(f"{name} {value} must be > {low}")
-    if batch_size < 1 or rounds < 1:
-        raise RetrainError(f"--batch-size {batch_size} and --rounds {rounds} must be at least 1")
-    if mix_original < 0 or replay < 0:
-        raise RetrainError(f"--mix-original {mix_original} and --replay {replay} must be >= 0")
-    opts = RetrainOptions(model, caps, str(suite.resolve()), epochs, batch_size, lr, mix_original, seed, rounds, replay,
-                          max_length, matrix, max_eval_cases)
+    if v["batch_size"] < 1 or rounds < 1:
+        raise RetrainError(f"--batch-size {v['batch_size']} and --rounds {rounds} must be at least 1")
+    if v["mix_original"] < 0 or replay < 0 or v["l2sp"] < 0 or v["lora_rank"] < 0:
+        raise RetrainError(f"--mix-original {v['mix_original']}, --replay {replay}, --l2sp {v['l2sp']} and --lora-rank "
+                           f"{v['lora_rank']} must be >= 0")
+    if v["select"] not in SELECTIONS:
+        raise RetrainError(f"--select {v['select']!r}: choose one of {', '.join(SELECTIONS)}")
+    if protocol not in PROTOCOLS:
+        raise RetrainError(f"--protocol {protocol!r}: choose one of {', '.join(PROTOCOLS)}")
+    if groups and protocol != "beluga":
+        raise RetrainError("--groups applies to --protocol beluga only")
+    opts = RetrainOptions(model, caps, str(suite.resolve()), v["epochs"], v["batch_size"], v["lr"], v["mix_original"], seed,
+                          rounds, replay, max_length, matrix, max_eval_cases, method or DEFAULT_METHOD, v["balance"],
+                          v["l2sp"], v["lora_rank"], v["select"], v["patience"], protocol, groups)
     base = load_trainable(model, models_dir=settings.models_dir, max_length=max_length, cache_dir=settings.cache_dir)
-    record = {"options": opts.to_json(), "base_identity": base.identity, "suite_digest": _suite_digest(suite)}
+    check_lora(base, opts.lora_rank)
+    record = {"options": opts.to_json(), "base_identity": base.identity, "suite_digest": suite_digest(suite)}
     out = Path(out)
-    record = _prepare_out(out, record, resume=resume, overwrite=overwrite, log=log)
+    record = prepare_out(out, record, resume=resume, overwrite=overwrite, log=log)
     opts = RetrainOptions.from_json(record["options"])
     if opts.model != model or opts.max_length != max_length:
         base = load_trainable(opts.model, models_dir=settings.models_dir, max_length=opts.max_length, cache_dir=settings.cache_dir)
@@ -199,8 +131,21 @@ def retrain(
     names = {cid: str(info.get("name") or cid) for cid, info in (load_manifest(suite).get("capabilities") or {}).items()} \
         if (suite / "manifest.json").is_file() else {}
     sst2_dev = load_sst2(settings.data_root / "sst2_glue" / "dev.tsv")
-    sst2_train = load_sst2(settings.data_root / "sst2_glue" / "train.tsv") if opts.mix_original > 0 else []
-    ctx = _Context(base, cases, names, sst2_dev, sst2_train, opts, settings.cache_dir, progress, log)
+    pools = None
+    if opts.needs_task_sentences:
+        from ..corpus.sst import load_sst
+
+        general = load_general(settings.data_root) if opts.select == "joint" else []
+        pools = TaskPools.build([(s.text, s.label) for s in load_sst(settings.data_root, ["train"])], general)
+    groups_of = None
+    if opts.protocol == "beluga":
+        from .protocol import groups_from_markers, parse_groups
+
+        manifest_caps = (load_manifest(suite).get("capabilities") or {}) if (suite / "manifest.json").is_file() else {}
+        groups_of = groups_from_markers({c: list((manifest_caps.get(c) or {}).get("markers") or []) for c in files})
+        if opts.groups:
+            groups_of.update(parse_groups(opts.groups, sorted(files, key=natural_key)))
+    ctx = _Context(base, cases, names, sst2_dev, pools, opts, settings.cache_dir, progress, log, groups_of)
     if opts.matrix:
         from .matrix import run_matrix
 
@@ -214,27 +159,46 @@ class _Context:
     cases: list[Case]
     names: dict[str, str]
     sst2_dev: list[tuple[str, int]]
-    sst2_train: list[tuple[str, int]]
+    pools: TaskPools | None
     opts: RetrainOptions
     cache_dir: Path
     progress: ProgressFactory | None
     log: Log
+    groups: dict[str, str] | None = None
 
 
-def _scopes(ctx: _Context, split: SeedSplit, caps: Sequence[str]) -> tuple[dict[str, list[str]], dict[str, str]]:
-    """Capability → case ids it is scored on: the test split if retrained, else all (or a fixed sample)."""
+def _split(ctx: _Context, out: Path, caps: Sequence[str], retrained: Sequence[Case]) -> tuple[dict[str, str], Any]:
+    """Case id → train/validation/test for the trained capabilities (test: the i.i.d. held-out cases),
+    and the BeLUGA partitions under ``--protocol beluga`` (else None); written to ``split.json``."""
+    if ctx.opts.protocol == "beluga":
+        from .protocol import beluga_split
+
+        parts = beluga_split(ctx.cases, caps, ctx.groups or {}, ctx.opts.seed)
+        write_json(out / "split.json", {**parts.to_json(), "counts": parts.counts(ctx.cases)})
+        names = {"train": "train", "validation": "validation", "iid": "test"}
+        return {i: names[p] for i, p in parts.assignment.items() if p in names}, parts
+    split = split_by_seed(retrained, seed=ctx.opts.seed)
+    write_json(out / "split.json", {**split.to_json(), "counts": split.counts(retrained)})
+    return split.assignment, None
+
+
+def _scopes(ctx: _Context, assignment: Mapping[str, str], caps: Sequence[str], parts: Any = None) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Capability → case ids it is scored on: the test split if retrained, the unseen-function
+    partition's cases under BeLUGA, else all (or a fixed sample)."""
     from ..run.runner import select_cases
 
     retrained = set(caps)
-    others = select_cases([c for c in ctx.cases if c.capability not in retrained], ctx.opts.max_eval_cases, ctx.opts.seed)
+    unseen = set(parts.unseen_capabilities) if parts is not None else set()
+    others = select_cases([c for c in ctx.cases if c.capability not in retrained | unseen], ctx.opts.max_eval_cases, ctx.opts.seed)
     scopes: dict[str, list[str]] = {}
     for c in ctx.cases:
-        if c.capability in retrained and split.assignment.get(c.id) == "test":
+        if (c.capability in retrained and assignment.get(c.id) == "test") or (
+                c.capability in unseen and parts.assignment.get(c.id) == "unseen_function"):
             scopes.setdefault(c.capability, []).append(c.id)
     for c in others:
         scopes.setdefault(c.capability, []).append(c.id)
-    kinds = {cap: "test" if cap in retrained else ("all" if not ctx.opts.max_eval_cases else f"sample≤{ctx.opts.max_eval_cases}")
-             for cap in scopes}
+    rest = "all" if not ctx.opts.max_eval_cases else f"sample≤{ctx.opts.max_eval_cases}"
+    kinds = {cap: "test" if cap in retrained else "unseen function" if cap in unseen else rest for cap in scopes}
     return scopes, kinds
 
 
@@ -245,10 +209,6 @@ def _rate(ev: Evaluation, ids: Sequence[str]) -> float | None:
 def _curve_point(k: int, ev: Evaluation, scopes: Mapping[str, list[str]], kinds: Mapping[str, str], val_ids: Sequence[str]) -> dict[str, Any]:
     return {"round": k, "failure_rate": {cap: _rate(ev, ids) for cap, ids in sorted(scopes.items(), key=lambda kv: natural_key(kv[0]))},
             "scope": dict(kinds), "validation_failure_rate": _rate(ev, val_ids), "sst2_accuracy": ev.sst2_accuracy}
-
-
-def _examples(cases: Sequence[Case]) -> list[Example]:
-    return [Example(c.text, tuple(allowed_vector(c.expected))) for c in cases]  # type: ignore[arg-type]
 
 
 def _evaluate_cached(ctx: _Context, model: SentimentModel, cases: Sequence[Case], path: Path, label: str) -> Evaluation:
@@ -273,17 +233,20 @@ def run_rounds(ctx: _Context, out: Path, caps: Sequence[str], *, keep_models: bo
     """Split, then up to ``opts.rounds`` rounds of fine-tuning and evaluation in ``out``; account."""
     opts, log = ctx.opts, ctx.log
     retrained = [c for c in ctx.cases if c.capability in set(caps)]
-    split = split_by_seed(retrained, seed=opts.seed)
-    write_json(out / "split.json", {**split.to_json(), "counts": split.counts(retrained)})
-    scopes, kinds = _scopes(ctx, split, caps)
-    in_scope = {i for ids in scopes.values() for i in ids}
+    assignment, parts = _split(ctx, out, caps, retrained)
+    scopes, kinds = _scopes(ctx, assignment, caps, parts)
+    in_scope = {i for ids in scopes.values() for i in ids} | (set(parts.ids("unseen_template")) if parts is not None else set())
     # the training split is scored only when a later round needs to know which of its cases still fail
     needed = {"validation", "test"} | ({"train"} if opts.rounds > 1 else set())
-    eval_cases = [c for c in ctx.cases if c.id in in_scope or split.assignment.get(c.id) in needed]
-    train_cases = split.cases(retrained, "train")
-    val_cases = split.cases(retrained, "validation")
+    eval_cases = [c for c in ctx.cases if c.id in in_scope or assignment.get(c.id) in needed]
+    train_cases = [c for c in retrained if assignment.get(c.id) == "train"]
+    val_cases = [c for c in retrained if assignment.get(c.id) == "validation"]
     val_ids = [c.id for c in val_cases]
-    counts = split.counts(retrained)
+    # no seed of a held-out case may come back as a task sentence to train on
+    held_out = {s.text for c in ctx.cases if c.id in in_scope or assignment.get(c.id) in ("validation", "test") for s in c.seeds}
+    pools = ctx.pools.without(held_out) if ctx.pools is not None else None
+    counts = {cap: {s: sum(1 for c in retrained if c.capability == cap and assignment.get(c.id) == s) for s in SPLITS}
+              for cap in caps}
     log("split by seed: " + "; ".join(f"{cap} {v['train']}/{v['validation']}/{v['test']}" for cap, v in counts.items())
         + " (train/validation/test cases)")
 
@@ -313,16 +276,17 @@ def run_rounds(ctx: _Context, out: Path, caps: Sequence[str], *, keep_models: bo
                 if not failing:
                     log(f"round {k}: every training case passes; stopping")
                     break
-            examples = _examples(chosen)
-            n_mix = min(len(ctx.sst2_train), round(opts.mix_original * len(examples)))
-            if n_mix:
-                sample = random.Random(f"s2lct-mix:{opts.seed}:{k}").sample(ctx.sst2_train, n_mix)
-                examples += [Example(t, tuple(allowed_vector(["positive" if y else "negative"])), "sst2") for t, y in sample]  # type: ignore[arg-type]
-            log(f"round {k}: training on {len(chosen)} cases" + (f" + {n_mix} SST-2 sentences" if n_mix else "")
-                + f", validating on {len(val_cases)}")
-            info = fine_tune(current_source, classes, band, examples, _examples(val_cases), rdir, rdir / "model",
-                             opts.train_config(), progress=ctx.progress, description=f"round {k} fine-tuning")
-            info = {**info, "round": k, "cases": len(chosen), "sst2_sentences": n_mix}
+            examples, made = training_examples(chosen, pools, mix=opts.mix_original, balance=opts.balance,
+                                               key=f"{opts.seed}:{k}")
+            n_task = made["task_mixed"] + made["task_partners"]
+            log(f"round {k}: training on {len(chosen)} cases" + (f" + {n_task} SST train sentences" if n_task else "")
+                + f", validating on {len(val_cases)}" + (f" + {len(ctx.pools.general)} general sentences (SST test)"
+                                                         if opts.select == "joint" and ctx.pools else ""))
+            info = fine_tune(current_source, classes, band, examples, case_examples(val_cases), rdir, rdir / "model",
+                             opts.train_config(), general=ctx.pools.general if ctx.pools and opts.select == "joint" else (),
+                             progress=ctx.progress, description=f"round {k} fine-tuning")
+            write_json(rdir / "timing.json", info.pop("timing"))  # apart: round.json and the accounting are deterministic
+            info = {**info, "round": k, "cases": len(chosen), **made}
             model = load_model(str(rdir / "model"), max_length=opts.max_length, cache_dir=ctx.cache_dir)
             ev = _evaluate_cached(ctx, model, eval_cases, rdir / "evaluation.json", f"round {k}")
             write_json(rdir / "round.json", info)
@@ -344,7 +308,19 @@ def run_rounds(ctx: _Context, out: Path, caps: Sequence[str], *, keep_models: bo
         for k in range(1, opts.rounds + 1):
             shutil.rmtree(out / "rounds" / f"round-{k}" / "model", ignore_errors=True)
     acc = account(before, final_eval, scopes, names=ctx.names, scope_names=kinds)
+    from .protocol import MIN_JUDGED_CASES
+
+    for row in acc["capabilities"]:  # a held-out split this small says nothing about the fix (issue 24)
+        row["too_small"] = row["scope"] == "test" and row["cases"] < MIN_JUDGED_CASES
+    partitions = None
+    if parts is not None:
+        from .protocol import partition_summary
+
+        other_ids = [i for cap, ids in scopes.items() if kinds[cap] not in ("test", "unseen function") for i in ids]
+        partitions = partition_summary(before, final_eval, {"iid": parts.ids("iid"), "unseen_template": parts.ids("unseen_template"),
+                                                            "unseen_function": parts.ids("unseen_function"), "other": other_ids})
     result = {"capabilities": list(caps), "split_counts": counts, "final_round": best, "stopped_early": stopped_early,
+              "method": opts.method, "protocol": opts.protocol, "partitions": partitions,
               "rounds": rounds_info, "curve": curve, "accounting": acc,
               "model_dir": str(model_dir) if best and keep_models else None}
     write_json(out / "accounting.json", result)

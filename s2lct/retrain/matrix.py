@@ -40,6 +40,8 @@ def matrix_markdown(m: dict[str, Any]) -> str:
     for r, vals in zip(m["retrained"], m["pass_rate_change_pp"]):
         cells = ["-" if v is None else (f"**{v:+.1f}**" if c == r else f"{v:+.1f}") for c, v in zip(cols, vals)]
         lines.append(f"| {r} | " + " | ".join(cells) + " |")
+    for cap, why in (m.get("skipped") or {}).items():
+        lines.append(f"\n{cap}: not retrained ({why})")
     return "\n".join(lines) + "\n"
 
 
@@ -47,17 +49,30 @@ def run_matrix(ctx: Any, out: Path, run_rounds: Callable[..., dict[str, Any]]) -
     """One ``run_rounds`` (:mod:`s2lct.retrain.loop`) per capability of ``ctx.opts.capabilities``."""
     from .plots import heat_map
 
+    from .split import SplitError
+
     eval_caps = sorted({c.capability for c in ctx.cases}, key=natural_key)
     rows: dict[str, dict[str, Any]] = {}
+    skipped: dict[str, str] = {}
     m: dict[str, Any] = {}
     for i, cap in enumerate(ctx.opts.capabilities, 1):
         ctx.log(f"matrix row {i}/{len(ctx.opts.capabilities)}: retraining on {cap}")
         row_dir = out / "matrix" / cap
         row_dir.mkdir(parents=True, exist_ok=True)
-        rows[cap] = run_rounds(ctx, row_dir, [cap], keep_models=False)
-        m = matrix_table(rows, eval_caps)
+        try:
+            rows[cap] = run_rounds(ctx, row_dir, [cap], keep_models=False)
+        except SplitError as exc:  # too few seed sentences to hold any out: a row of its own, not the end of the matrix
+            skipped[cap] = str(exc)
+            ctx.log(f"matrix row {cap} skipped: {exc}")
+            continue
+        m = {**matrix_table(rows, eval_caps), "skipped": skipped}
         write_json(out / "matrix.json", m)
         write_text(out / "matrix.md", matrix_markdown(m))
         heat_map(m["retrained"], m["evaluated"], m["pass_rate_change_pp"], out / "matrix_heatmap",
                  title=f"{ctx.opts.model}: pass-rate change (pp), retrain × evaluate")
+    if skipped:
+        m = {**(matrix_table(rows, eval_caps) if rows else {}), "skipped": skipped}
+        write_json(out / "matrix.json", m)
+        if rows:
+            write_text(out / "matrix.md", matrix_markdown(m))
     return {"matrix": m, "rows": rows}

@@ -44,11 +44,34 @@ def accounting_table(acc: Mapping[str, Any]) -> Any:
         t.add_row(r["capability"], r["scope"], str(r["cases"]), str(r["fail_to_pass"]), str(r["pass_to_fail"]),
                   _pct(r["pass_rate_before"]), _pct(r["pass_rate_after"]), _pct(r["pass_rate_change"], True))
     parts: list[Any] = [t]
+    for r in acc["capabilities"]:
+        if r.get("too_small"):
+            parts.append(Text(f"{r['capability']}: a held-out test split of {r['cases']} cases (under 50) is too small to judge "
+                              "whether the fix worked; generate more cases for it.", style="yellow"))
     s = acc["sst2_dev"]
     if s["accuracy_before"] is not None:
         parts.append(Text(f"SST-2 dev accuracy (n={s['n']}): {_pct(s['accuracy_before'])}% before, "
                           f"{_pct(s['accuracy_after'])}% after ({_pct(s['accuracy_change'], True)} pp)."))
     parts.append(Text(ACCOUNTING_LEGEND, style="dim"))
+    return Group(*parts)
+
+
+PARTITION_NAMES = {"iid": "i.i.d. (seen templates, unseen seeds)", "unseen_template": "unseen templates",
+                   "unseen_function": "unseen capabilities (same group)", "other": "other capabilities"}
+
+
+def partition_table(partitions: Mapping[str, Mapping[str, Any]], sst2: Mapping[str, Any]) -> Any:
+    """The BeLUGA partitions: failure rate before/after and the flows, then SST-2 dev accuracy."""
+    from rich.console import Group
+    from rich.text import Text
+
+    t = _table("by partition (--protocol beluga)", ("partition", "cases", "fail %\nbefore", "fail %\nafter", "F→P", "P→F"))
+    for name, row in partitions.items():
+        t.add_row(PARTITION_NAMES.get(name, name) + (" (too small)" if row["too_small"] and row["cases"] else ""), str(row["cases"]),
+                  _pct(row["failure_rate_before"]), _pct(row["failure_rate_after"]), str(row["fail_to_pass"]), str(row["pass_to_fail"]))
+    parts: list[Any] = [t]
+    if sst2.get("accuracy_before") is not None:
+        parts.append(Text(f"SST-2 dev accuracy: {_pct(sst2['accuracy_before'])}% → {_pct(sst2['accuracy_after'])}%"))
     return Group(*parts)
 
 
@@ -67,6 +90,9 @@ def matrix_tables(m: Mapping[str, Any]) -> Any:
     from rich.console import Group
     from rich.text import Text
 
+    notes = [Text(f"{cap}: not retrained ({why})", style="yellow") for cap, why in (m.get("skipped") or {}).items()]
+    if "evaluated" not in m:
+        return Group(*notes)
     cols = m["evaluated"]
     parts: list[Any] = [Text("Pass-rate change (percentage points) after retraining on the row's capability, evaluated "
                              "on the column's (diagonal: the row's held-out test split; SST-2 dev: accuracy change). "
@@ -78,4 +104,4 @@ def matrix_tables(m: Mapping[str, Any]) -> Any:
             cells = vals[start : start + MATRIX_COLUMNS]
             t.add_row(r, *("-" if v is None else (f"[bold]{v:+.1f}[/]" if c == r else f"{v:+.1f}") for c, v in zip(group, cells)))
         parts.append(t)
-    return Group(*parts)
+    return Group(*parts, *notes)

@@ -15,7 +15,7 @@ from s2lct.retrain import retrain
 from s2lct.retrain.train import Example, TrainConfig, fine_tune
 from s2lct.suite import load_suite
 
-FAST = dict(lr=5e-3, epochs=8, batch_size=8)  # the tiny model needs a few passes to learn good/bad
+FAST = dict(method="finetune", lr=5e-3, epochs=8, batch_size=8)  # the tiny model needs a few passes to learn good/bad
 
 
 @pytest.fixture(scope="module")
@@ -118,7 +118,7 @@ def load_suite_cases():
 
 def test_rounds_draw_a_learning_curve_and_stop_when_validation_stops_improving(tiny_model, tiny_suite, tmp_path):
     result = retrain(str(tiny_model), "LCA", out=tmp_path / "loop", suite=tiny_suite, cache_dir=tmp_path / "cache",
-                     rounds=3, lr=3e-3, epochs=2, batch_size=8, seed=2)
+                     rounds=3, method="finetune", lr=3e-3, epochs=2, batch_size=8, seed=2)
     curve = result["curve"]
     assert [p["round"] for p in curve] == list(range(len(curve))) and len(curve) >= 2
     assert all(0 <= v <= 1 for p in curve for v in p["failure_rate"].values())
@@ -171,7 +171,7 @@ def test_an_out_folder_with_a_different_run_is_refused_unless_resume_or_overwrit
     out = root / "out"
     before = (out / "run.json").read_text()
     args = ["--model", str(tiny_model), "--capability", "LCA", "--suite", str(tiny_suite), "--out", str(out),
-            "--cache-dir", str(root / "cache"), "--lr", "5e-3", "--epochs", "8", "--batch-size", "8", "-q"]
+            "--cache-dir", str(root / "cache"), "--method", "finetune", "--lr", "5e-3", "--epochs", "8", "--batch-size", "8", "-q"]
     res = _cli(*args, "--seed", "2")
     assert res.exit_code == 2 and "already holds a different retrain run (differs in: seed)" in res.output
     assert (out / "run.json").read_text() == before
@@ -180,3 +180,14 @@ def test_an_out_folder_with_a_different_run_is_refused_unless_resume_or_overwrit
     assert (out / "run.json").read_text() == before
     rows = [[cell.strip() for cell in line.split("│")[1:3]] for line in res.output.splitlines()]
     assert ["LCA", "test"] in rows, res.output  # the accounting row of the retrained capability
+
+
+def test_the_matrix_skips_a_capability_too_small_to_split_and_goes_on(tiny_model, tmp_path):
+    from conftest import tiny_cases
+
+    few = [case(f"LCC-{i}", "LCC", f"the noun{i % 3} was fine", ["positive"], f"the noun{i % 3} was fine") for i in range(6)]
+    suite = write_suite(tmp_path / "s", tiny_cases() + few)
+    result = retrain(str(tiny_model), "LCA,LCC", matrix=True, out=tmp_path / "m", suite=suite, cache_dir=tmp_path / "cache", **FAST)
+    m = result["matrix"]
+    assert m["retrained"] == ["LCA"] and "LCC has 3 seed sentence group(s)" in m["skipped"]["LCC"]
+    assert "LCC: not retrained" in (tmp_path / "m" / "matrix.md").read_text()
