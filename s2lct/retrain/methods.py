@@ -42,9 +42,9 @@ register(Method("finetune", "plain fine-tuning, checkpoint with the best validat
                 "as the baseline: it shows what a capability costs the model unregularised"))
 register(Method("mix", "one SST-2 train sentence mixed in per case", "a capability whose cases are far from the "
                 "task's data; cheap, but does not stop a one-sided capability's global shift", {"mix_original": 1.0}))
-register(Method("balanced", "every case that pulls one way paired with an opposite-label SST-2 train sentence, "
-                "pairs kept in each batch", "one-sided capabilities (LC4, LC6, LC10, LC11), whose cases otherwise "
-                "teach a global shift of p(positive)", {"balance": True}))
+register(Method("balanced", "every case that pulls one way paired with an opposite-label task sentence (SST train), "
+                "pairs kept in each batch", "two-sided capabilities only: on a one-sided one (LC4, LC6, LC10, LC11) every "
+                "partner has the same label, and the model learns it for every sentence without the frame", {"balance": True}))
 register(Method("early-stop", "lower learning rate, up to 2 epochs, checkpoint chosen and training stopped on a joint "
                 "criterion (validation pass rate and accuracy on held-out SST-2 train sentences)",
                 "when the task accuracy must not fall: it keeps the starting weights if nothing safe is learned",
