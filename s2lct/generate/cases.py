@@ -75,10 +75,18 @@ def _partner_blocks(spec: CapabilitySpec, variants: dict[tuple[str, str, str, st
     return max(1, min(sizes, default=0) // PARTNER_BLOCK_SEEDS)
 
 
-def _in_block(pool: list[_SeedVariants], block: int, blocks: int) -> list[_SeedVariants]:
+def _by_block(pool: list[_SeedVariants], blocks: int) -> dict[int, list[_SeedVariants]]:
+    """The pool's seeds grouped by block (hashed once per pool, not once per case)."""
+    out: dict[int, list[_SeedVariants]] = {}
+    for sv in pool:
+        out.setdefault(_block(sv.seed, blocks), []).append(sv)
+    return out
+
+
+def _in_block(by_block: dict[int, list[_SeedVariants]], pool: list[_SeedVariants], block: int, blocks: int) -> list[_SeedVariants]:
     """The pool's seeds in ``block``, or in the next block that has any."""
     for step in range(blocks):
-        found = [sv for sv in pool if _block(sv.seed, blocks) == (block + step) % blocks]
+        found = by_block.get((block + step) % blocks)
         if found:
             return found
     return pool
@@ -175,6 +183,7 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
     cases: dict[str, Case] = {}
     origins = {}
     blocks = _partner_blocks(spec, variants)
+    pool_blocks: dict[tuple[str, str, str, str], dict[int, list[_SeedVariants]]] = {}
     for t_index, i, c, v in keys:
         template = spec.templates[t_index]
         slots = template.slots()
@@ -187,7 +196,9 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
             # keyed by the case, not only its primary seed: a seed used twice gets two partners, not two
             # near-identical cases that differ only in the frame
             rng = _rng(seed, spec.id, template.id, other.name, primary.seed.sentence.split, primary.seed.sentence.index, c, v)
-            block = _in_block(pool, _block(primary.seed, blocks), blocks)
+            if _slot_key(other) not in pool_blocks:
+                pool_blocks[_slot_key(other)] = _by_block(pool, blocks)
+            block = _in_block(pool_blocks[_slot_key(other)], pool, _block(primary.seed, blocks), blocks)
             partner = block[rng.randrange(len(block))]
             bound[other.name] = (partner.seed, partner.variants[rng.randrange(len(partner.variants))])
         else:

@@ -128,8 +128,8 @@ def retrain(
         base = load_trainable(opts.model, models_dir=settings.models_dir, max_length=opts.max_length, cache_dir=settings.cache_dir)
     suite = Path(opts.suite)
     cases = load_suite(suite)
-    names = {cid: str(info.get("name") or cid) for cid, info in (load_manifest(suite).get("capabilities") or {}).items()} \
-        if (suite / "manifest.json").is_file() else {}
+    manifest_caps = (load_manifest(suite).get("capabilities") or {}) if (suite / "manifest.json").is_file() else {}
+    names = {cid: str(info.get("name") or cid) for cid, info in manifest_caps.items()}
     sst2_dev = load_sst2(settings.data_root / "sst2_glue" / "dev.tsv")
     pools = None
     if opts.needs_task_sentences:
@@ -141,7 +141,6 @@ def retrain(
     if opts.protocol == "beluga":
         from .protocol import groups_from_markers, parse_groups
 
-        manifest_caps = (load_manifest(suite).get("capabilities") or {}) if (suite / "manifest.json").is_file() else {}
         groups_of = groups_from_markers({c: list((manifest_caps.get(c) or {}).get("markers") or []) for c in files})
         if opts.groups:
             groups_of.update(parse_groups(opts.groups, sorted(files, key=natural_key)))

@@ -102,18 +102,22 @@ class Partitions:
                 "held_out_frames": self.held_out_frames, "assignment": dict(sorted(self.assignment.items()))}
 
 
-def held_out_frames(cases: Sequence[Case], seed: int) -> set[tuple[str, ...]]:
-    """A fifth (at least one) of the frames of every template that has two or more."""
+def held_out_frames(cases: Sequence[Case], seed: int) -> dict[tuple[str, ...], str]:
+    """``HOLDOUT_SHARE`` (at least one) of the frames of every template that has two or more, each
+    with the capability of the first case that uses it."""
     by_template: dict[tuple[str, str], set[tuple[str, ...]]] = defaultdict(set)
+    first_capability: dict[tuple[str, ...], str] = {}
     for c in cases:
-        by_template[(c.capability, c.template)].add(frame_of(c))
-    out: set[tuple[str, ...]] = set()
+        frame = frame_of(c)
+        by_template[(c.capability, c.template)].add(frame)
+        first_capability.setdefault(frame, c.capability)
+    out: dict[tuple[str, ...], str] = {}
     for key in sorted(by_template):
         frames = sorted(by_template[key])
         if len(frames) < 2:
             continue
         rng = random.Random(f"s2lct-frames:{seed}:{key[0]}:{key[1]}")
-        out.update(rng.sample(frames, max(1, round(HOLDOUT_SHARE * len(frames)))))
+        out.update((f, first_capability[f]) for f in rng.sample(frames, max(1, round(HOLDOUT_SHARE * len(frames)))))
     return out
 
 
@@ -160,8 +164,7 @@ def beluga_split(cases: Sequence[Case], trained: Sequence[str], groups: Mapping[
         assignment.setdefault(c.id, "other")
     held_json: dict[str, list[list[str]]] = defaultdict(list)
     for f in sorted(frames):
-        cap = next(c.capability for c in train_cases if frame_of(c) == f)
-        held_json[cap].append(list(f))
+        held_json[frames[f]].append(list(f))
     return Partitions(assignment, dict(held_json), {c: groups.get(c, c) for c in sorted(groups, key=natural_key)}, unseen)
 
 

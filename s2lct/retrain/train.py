@@ -168,7 +168,7 @@ def fine_tune(
     work_dir, model_out = Path(work_dir), Path(model_out)
     joint = config.select == "joint"
     if joint and not general:
-        raise ValueError("joint checkpoint selection needs general examples (held-out SST-2 train sentences)")
+        raise ValueError("joint checkpoint selection needs general examples (s2lct.retrain.training_set.load_general)")
     set_seed(config.seed)
     tokenizer = AutoTokenizer.from_pretrained(source)
     model = AutoModelForSequenceClassification.from_pretrained(source)

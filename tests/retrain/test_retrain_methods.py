@@ -85,6 +85,12 @@ def test_joint_score_is_free_within_the_tolerance_and_costly_beyond():
 
 
 def test_method_presets_and_explicit_options():
+    from dataclasses import fields
+
+    from s2lct.retrain.options import RetrainOptions
+
+    defaults = {f.name: f.default for f in fields(RetrainOptions)}
+    assert dict(BASE) == {k: defaults[k] for k in BASE}  # one set of defaults, whichever way a run is started
     assert resolve("finetune", {}) == dict(BASE)
     assert resolve("lora", {"lr": 1e-4})["lr"] == 1e-4 and resolve("lora", {})["lora_rank"] > 0
     assert resolve("lora", {"lr": None})["lr"] == METHODS["lora"].settings["lr"]
