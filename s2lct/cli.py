@@ -96,6 +96,26 @@ def schema(out: Annotated[Optional[Path], typer.Option("--out", help="Write here
         typer.echo(text, nl=False)
 
 
+@app.command("import-checklist")
+def import_checklist(
+    file: Annotated[Path, typer.Argument(help="CheckList suite exported as JSON (.json or .json.gz).")],
+    out: Annotated[Path, typer.Option("--out", help="Suite folder to write (one capability per CheckList test).")],
+    overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace a non-empty --out folder.")] = False,
+) -> None:
+    """Convert a CheckList suite (MFT, INV, DIR) into a suite folder that `s2lct run` and `pytest --model` run."""
+    from s2lct.errors import S2LCTError
+    from s2lct.interop.checklist import import_checklist as convert, summary_lines
+
+    try:
+        tests = convert(file, out, overwrite=overwrite)
+    except S2LCTError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+    for line in summary_lines(tests):
+        typer.echo(line)
+    typer.echo(f"wrote {out}: {len(tests)} tests, {sum(t.cases for t in tests)} cases", err=True)
+
+
 @app.command()
 def generate(
     specs: Annotated[Path, typer.Option("--specs", help="Spec folder or file.")] = Path("specs"),
@@ -167,6 +187,7 @@ def run(
     config: ConfigFile = None,
     quiet: Quiet = False,
     progress: ShowProgress = False,
+    min_pass_rate: Annotated[Optional[str], typer.Option("--min-pass-rate", help="CI gate: exit 3 when a capability's pass rate is below this (0.8, or LC4=0.9,0.8 per capability; default: the specs' min_pass_rate, $S2LCT_MIN_PASS_RATE).")] = None,
 ) -> None:
     """Run a suite against models: print failures per capability, optionally write reports."""
     from s2lct.run.runner import run_command
@@ -177,7 +198,7 @@ def run(
     code = run_command(
         model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
         seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
-        use_cache=not no_cache, quiet=quiet, force_progress=progress, only=_split_ids(only),
+        use_cache=not no_cache, quiet=quiet, force_progress=progress, only=_split_ids(only), min_pass_rate=min_pass_rate,
     )
     if code:
         raise typer.Exit(code)

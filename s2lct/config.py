@@ -118,6 +118,10 @@ class Settings(BaseSettings):
         default=None,
         description="Folder holding offline models such as minilm-sst2 (used by model aliases).",
     )
+    min_pass_rate: str | float | None = Field(
+        default=None,
+        description="CI gate: minimum pass rate, for every capability (0.8) or per capability (LC4=0.9,0.8); see s2lct.run.gate.",
+    )
 
     @classmethod
     def settings_customise_sources(
@@ -143,7 +147,7 @@ class Settings(BaseSettings):
 #: How a user sets each setting: flag, environment variable, configuration key.
 FLAGS = {
     "data_root": "--data-root", "nltk_data": None, "cache_dir": "--cache-dir", "spacy_model": "--spacy-model",
-    "parser": "--parser", "mlm": "--mlm", "models_dir": "--models-dir",
+    "parser": "--parser", "mlm": "--mlm", "models_dir": "--models-dir", "min_pass_rate": "--min-pass-rate",
 }
 
 

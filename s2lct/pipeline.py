@@ -134,6 +134,7 @@ def _write_suite(
                 "seed_pool_sizes": {k: len(v) for k, v in r.pools.items()},
                 "candidates": r.candidates,
                 "max_cases": r.spec.sampling.max_cases,
+                **({"min_pass_rate": r.spec.min_pass_rate} if r.spec.min_pass_rate is not None else {}),
                 **r.extra,
             }
         produced = {r.spec.id for r in results}

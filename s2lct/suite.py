@@ -23,8 +23,16 @@ if TYPE_CHECKING:  # annotations only: the case model sits below every stage and
     from s2lct.generate.transforms import Variant
     from s2lct.spec import CapabilitySpec, Template
 
-SUITE_FORMAT_VERSION = 1
+#: 2 added test types (INV/DIR cases with their perturbed texts); version 1 suites hold MFT cases only
+SUITE_FORMAT_VERSION = 2
+READABLE_FORMAT_VERSIONS = (1, 2)
 MANIFEST_NAME = "manifest.json"
+
+#: CheckList's three test types: a minimum functionality test (expected labels), invariance (the
+#: prediction must not change under a perturbation) and a directional expectation (the probability
+#: of a class must move one way)
+TEST_TYPES = ("mft", "inv", "dir")
+DIRECTION_LABELS = ("negative", "neutral", "positive", "predicted", "polarity")
 
 
 def natural_key(capability: str) -> tuple[Any, ...]:
@@ -57,7 +65,46 @@ class Fragment:
 
 
 @dataclass(frozen=True, slots=True)
+class Direction:
+    """What a DIR case expects of its perturbed texts: the probability of ``label`` (a class;
+    ``predicted``: the class predicted for the original; ``polarity``: p(positive) − p(negative), what
+    CheckList's phrase tests compare) moves ``change`` (``up``/``down``) by at least ``margin``; with ``tolerance``, a move the other way of at most that much still passes
+    (CheckList's ``Expect.monotonic``). Originals predicted as one of ``unless_original`` make the
+    case not applicable (CheckList's intensifier test disregards originals predicted neutral)."""
+
+    label: str
+    change: str
+    margin: float = 0.0
+    tolerance: float = 0.0
+    unless_original: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"label": self.label, "change": self.change, "margin": self.margin, "tolerance": self.tolerance,
+                "unless_original": list(self.unless_original)}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Direction:
+        return cls(d["label"], d["change"], float(d.get("margin", 0.0)), float(d.get("tolerance", 0.0)), tuple(d.get("unless_original", ())))
+
+    def problem(self) -> str | None:
+        """Why this direction is not valid (``None``: it is)."""
+        if self.label not in DIRECTION_LABELS:
+            return f"direction label {self.label!r}; valid: {', '.join(DIRECTION_LABELS)}"
+        if self.change not in ("up", "down"):
+            return f"direction change {self.change!r}; valid: up, down"
+        if self.margin < 0 or self.tolerance < 0:
+            return "direction margin and tolerance must be >= 0"
+        if self.margin and self.tolerance:
+            return "direction: give a margin (it must move at least this much) or a tolerance (it may move back this much), not both"
+        return None
+
+
+@dataclass(frozen=True, slots=True)
 class Case:
+    """One test case. An MFT case passes when the prediction for ``text`` is among ``expected``;
+    an INV or DIR case compares the prediction for ``text`` (the original) with those for each of
+    ``perturbed``, and passes when every one meets the expectation."""
+
     id: str
     capability: str
     text: str
@@ -67,10 +114,48 @@ class Case:
     seeds: tuple[SeedRef, ...]
     fragments: tuple[Fragment, ...]
     expansion: dict[str, Any] | None = field(default=None)
+    test_type: str = "mft"
+    perturbed: tuple[str, ...] = ()
+    perturbation: str | None = None
+    direction: Direction | None = None
+    tolerance: float | None = None  # INV: a changed label still passes when p(original's label) moved at most this much
 
     @property
     def is_expansion(self) -> bool:
         return self.expansion is not None
+
+    @property
+    def is_mft(self) -> bool:
+        """Whether the case has expected labels (what retraining and explanations work from)."""
+        return self.test_type == "mft"
+
+    @property
+    def texts(self) -> tuple[str, ...]:
+        """Every text the model must see to judge the case."""
+        return (self.text, *self.perturbed)
+
+    def problem(self) -> str | None:
+        """Why the record is not a valid case (``None``: it is)."""
+        if self.test_type not in TEST_TYPES:
+            return f"test_type {self.test_type!r}; valid: {', '.join(TEST_TYPES)}"
+        if self.test_type == "mft":
+            if not self.expected:
+                return "an MFT case needs expected labels"
+            if self.perturbed or self.direction is not None:
+                return "an MFT case has no perturbed texts or direction"
+            return None
+        if not self.perturbed:
+            article = "an" if self.test_type == "inv" else "a"
+            return f"{article} {self.test_type.upper()} case needs its perturbed text(s) next to the original (key 'perturbed')"
+        if self.test_type == "dir":
+            if self.direction is None:
+                return "a DIR case needs a direction (label, change)"
+            return self.direction.problem()
+        if self.direction is not None:
+            return "an INV case has no direction"
+        if self.tolerance is not None and self.tolerance < 0:
+            return "INV tolerance must be >= 0"
+        return None
 
     @property
     def seed_case_id(self) -> str | None:
@@ -91,10 +176,23 @@ class Case:
                 {"start": f.start, "end": f.end, "text": f.text, "kind": f.kind, "label": f.label, "slot": f.slot} for f in self.fragments
             ],
             "expansion": self.expansion,
+            **self._test_json(),
         }
+
+    def _test_json(self) -> dict[str, Any]:
+        """The test-type keys, written only for INV/DIR cases: MFT lines stay as format 1 wrote them."""
+        if self.test_type == "mft":
+            return {}
+        out: dict[str, Any] = {"test_type": self.test_type, "perturbed": list(self.perturbed), "perturbation": self.perturbation}
+        if self.direction is not None:
+            out["direction"] = self.direction.to_json()
+        if self.tolerance is not None:
+            out["tolerance"] = self.tolerance
+        return out
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Case:
+        direction = d.get("direction")
         return cls(
             id=d["id"],
             capability=d["capability"],
@@ -105,6 +203,11 @@ class Case:
             seeds=tuple(SeedRef(**s) for s in d["seeds"]),
             fragments=tuple(Fragment(**f) for f in d["fragments"]),
             expansion=d.get("expansion"),
+            test_type=d.get("test_type", "mft"),
+            perturbed=tuple(d.get("perturbed") or ()),
+            perturbation=d.get("perturbation"),
+            direction=None if direction is None else Direction.from_json(direction),
+            tolerance=d.get("tolerance"),
         )
 
 
@@ -127,9 +230,13 @@ def read_cases(path: str | Path) -> Iterator[Case]:
             if not line.strip():
                 continue
             try:
-                yield Case.from_json(json.loads(line))
-            except (json.JSONDecodeError, KeyError, TypeError) as exc:
+                case = Case.from_json(json.loads(line))
+            except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
                 raise SuiteFormatError(f"{path}:{lineno}: not a valid case record ({type(exc).__name__}: {exc})") from None
+            problem = case.problem()
+            if problem is not None:
+                raise SuiteFormatError(f"{path}:{lineno}: case {case.id}: {problem}")
+            yield case
 
 
 def load_suite(suite_dir: str | Path, only: Iterable[str] | None = None) -> list[Case]:
@@ -156,11 +263,16 @@ def load_manifest(suite_dir: str | Path) -> dict[str, Any]:
     path = Path(suite_dir) / MANIFEST_NAME
     try:
         with open(path, encoding="utf-8") as fh:
-            return json.load(fh)
+            manifest = json.load(fh)
     except FileNotFoundError:
         raise SuiteFormatError(f"{path} is missing; a suite folder is written by `s2lct generate`") from None
     except json.JSONDecodeError as exc:
         raise SuiteFormatError(f"{path}:{exc.lineno}: invalid JSON ({exc.msg})") from None
+    version = manifest.get("format_version", 1) if isinstance(manifest, dict) else None
+    if version not in READABLE_FORMAT_VERSIONS:
+        raise SuiteFormatError(f"{path}: format_version {version!r}; this s2lct reads {', '.join(map(str, READABLE_FORMAT_VERSIONS))} "
+                               "(a newer s2lct wrote it: upgrade s2lct)")
+    return manifest
 
 
 def seed_case_lines(path: str | Path) -> list[str]:

@@ -150,8 +150,10 @@ def find_failures(model: SentimentModel, suite: str | Path, only: Iterable[str] 
     selection = load_selection(suite, only=only)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        preds = predict_texts(model, [c.text for c in selection.cases], batch_size=batch_size, use_cache=use_cache)
-    failures = [Failure(c, preds[c.text].label, dict(preds[c.text].probs)) for c in selection.cases if not judge(c, preds[c.text].label)]
+        preds = predict_texts(model, [c.text for c in selection.cases if c.is_mft], batch_size=batch_size, use_cache=use_cache)
+    # explanations work from expected labels: INV/DIR cases (judged against another prediction) are left out
+    failures = [Failure(c, preds[c.text].label, dict(preds[c.text].probs)) for c in selection.cases
+                if c.is_mft and not judge(c, preds[c.text].label)]
     return failures, len(selection.cases), selection.manifest
 
 

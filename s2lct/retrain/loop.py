@@ -127,7 +127,7 @@ def retrain(
     if opts.model != model or opts.max_length != max_length:
         base = load_trainable(opts.model, models_dir=settings.models_dir, max_length=opts.max_length, cache_dir=settings.cache_dir)
     suite = Path(opts.suite)
-    cases = load_suite(suite)
+    cases = [c for c in load_suite(suite) if c.is_mft]  # training needs expected labels: INV/DIR cases have none
     manifest_caps = (load_manifest(suite).get("capabilities") or {}) if (suite / "manifest.json").is_file() else {}
     names = {cid: str(info.get("name") or cid) for cid, info in manifest_caps.items()}
     sst2_dev = load_sst2(settings.data_root / "sst2_glue" / "dev.tsv")

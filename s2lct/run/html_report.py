@@ -25,6 +25,9 @@ from s2lct.run.outcomes import (
     band_rule,
     first_failing,
     percent,
+    shown_expected,
+    shown_predicted,
+    shown_text,
 )
 
 HTML_FAILING_PER_CAPABILITY = 50
@@ -144,8 +147,8 @@ def _capability_section(r: ModelReport, c: CapabilityStats, cases: Sequence[Case
 def _case_row(r: ModelReport, o: CaseOutcome) -> str:
     why = f'<br><small class="explanation">{escape(o.explanation["summary"])}</small>' if o.explanation else ""
     return (f'<tr class="failing-case" data-model="{escape(r.model)}" data-case="{escape(o.case_id)}">'
-            f'<td>{escape(o.case_id)}</td><td class="text"><span class="case-text">{escape(o.text)}</span>{why}</td>'
-            f"<td>{escape(', '.join(o.expected))}</td><td>{escape(o.predicted)}</td>{_prob_cells(r, o)}</tr>")
+            f'<td>{escape(o.case_id)}</td><td class="text"><span class="case-text">{escape(shown_text(o))}</span>{why}</td>'
+            f"<td>{escape(shown_expected(o))}</td><td>{escape(shown_predicted(o))}</td>{_prob_cells(r, o)}</tr>")
 
 
 def _prob_cells(r: ModelReport, o: CaseOutcome) -> str:

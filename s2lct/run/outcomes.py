@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from s2lct.models.base import DEFAULT_NEUTRAL_BAND, positive_share
-from s2lct.suite import natural_key
+from s2lct.run.judging import PerturbedOutcome, expectation, judge_case
+from s2lct.suite import Case, natural_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,10 +28,25 @@ class CaseOutcome:
     seed_case: str | None = None
     seed_passed: bool | None = None  # for expansions: did the seed case pass (None: unknown)
     explanation: dict[str, Any] | None = None  # top evidence of the failure, when an explainer ran
+    test_type: str = "mft"
+    perturbed: tuple[PerturbedOutcome, ...] = ()  # INV/DIR: each perturbed text's prediction; predicted/probs are the original's
+    applicable: bool = True  # False: a DIR case whose original's prediction it leaves out (counted apart, never failed)
+    expectation: str | None = None  # INV/DIR: the expectation in words
+    perturbation: str | None = None
 
     @property
     def is_expansion(self) -> bool:
         return self.seed_case is not None
+
+    @classmethod
+    def judged(cls, case: Case, preds: Mapping[str, Any], seed_passed: bool | None = None, explanation: dict[str, Any] | None = None) -> CaseOutcome:
+        """The outcome of ``case`` from predictions keyed by text."""
+        p = preds[case.text]
+        v = judge_case(case, preds)
+        truncated = p.truncated or any(preds[t].truncated for t in case.perturbed)
+        return cls(case.id, case.capability, case.text, case.expected, p.label, dict(p.probs), v.passed, truncated,
+                   case.seed_case_id, seed_passed, explanation, case.test_type, v.perturbed, v.applicable,
+                   None if case.is_mft else expectation(case), case.perturbation)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -45,6 +61,8 @@ class CaseOutcome:
             "seed_case": self.seed_case,
             "seed_passed": self.seed_passed,
             **({"explanation": self.explanation} if self.explanation is not None else {}),
+            **({"test_type": self.test_type, "perturbation": self.perturbation, "expectation": self.expectation,
+                "applicable": self.applicable, "perturbed": [o.to_json() for o in self.perturbed]} if self.test_type != "mft" else {}),
         }
 
     @classmethod
@@ -53,7 +71,9 @@ class CaseOutcome:
             case_id=d["id"], capability=d["capability"], text=d["text"], expected=tuple(d["expected"]),
             predicted=d["predicted"], probs=dict(d["probs"]), passed=bool(d["passed"]),
             truncated=bool(d.get("truncated", False)), seed_case=d.get("seed_case"), seed_passed=d.get("seed_passed"),
-            explanation=d.get("explanation"),
+            explanation=d.get("explanation"), test_type=d.get("test_type", "mft"),
+            perturbed=tuple(PerturbedOutcome.from_json(o) for o in d.get("perturbed", ())),
+            applicable=bool(d.get("applicable", True)), expectation=d.get("expectation"), perturbation=d.get("perturbation"),
         )
 
 
@@ -67,13 +87,19 @@ class CapabilityStats:
     expansion_failures: int = 0
     seed_passed_expansion_failed: int = 0
     truncated: int = 0
+    not_applicable: int = 0  # DIR cases whose original's prediction they leave out: not in the rate
+
+    @property
+    def judged(self) -> int:
+        return self.cases - self.not_applicable
 
     @property
     def failure_rate(self) -> float:
-        return self.failures / self.cases if self.cases else 0.0
+        return self.failures / self.judged if self.judged else 0.0
 
     def add(self, o: CaseOutcome) -> None:
         self.cases += 1
+        self.not_applicable += not o.applicable
         self.failures += not o.passed
         self.truncated += o.truncated
         if o.is_expansion:
@@ -91,6 +117,7 @@ class CapabilityStats:
             expansion_failures=self.expansion_failures,
             seed_passed_expansion_failed=self.seed_passed_expansion_failed,
             truncated=self.truncated,
+            **({"not_applicable": self.not_applicable} if self.not_applicable else {}),
         )
         return d
 
@@ -149,6 +176,27 @@ def build_report(
     failing.sort(key=lambda o: (natural_key(o.capability), o.case_id))
     band = (neutral_band or DEFAULT_NEUTRAL_BAND) if is_binary(outcomes) else None
     return ModelReport(model, identity, ordered, total, failing, suite, band)
+
+
+def shown_text(o: CaseOutcome) -> str:
+    """What a report's text column shows: the text, or for INV/DIR the original and the first
+    perturbed text that failed (both are in the JSON report)."""
+    if o.test_type == "mft":
+        return o.text
+    bad = next((p for p in o.perturbed if not p.passed), o.perturbed[0] if o.perturbed else None)
+    return o.text if bad is None else f"{o.text} → {bad.text}"
+
+
+def shown_expected(o: CaseOutcome) -> str:
+    return ", ".join(o.expected) if o.test_type == "mft" else f"{o.test_type.upper()}: {o.expectation}"
+
+
+def shown_predicted(o: CaseOutcome) -> str:
+    """The predicted label, or for INV/DIR the original's and the failing perturbed text's."""
+    if o.test_type == "mft":
+        return o.predicted
+    bad = next((p for p in o.perturbed if not p.passed), None)
+    return o.predicted if bad is None else f"{o.predicted} → {bad.predicted} (Δp {bad.change:+.3f})"
 
 
 def is_binary(outcomes: Sequence[CaseOutcome]) -> bool:

@@ -14,6 +14,26 @@ class CaseFailed(AssertionError):
     """A suite case whose predicted label is not among its expected labels."""
 
 
+def _probs(probs: dict[str, float]) -> str:
+    return f"negative {probs['negative']:.4f}, neutral {probs['neutral']:.4f}, positive {probs['positive']:.4f}"
+
+
+def perturbed_lines(case: Any, outcome: Any) -> list[str]:
+    """An INV/DIR failure: the original and each perturbed text with both predictions."""
+    lines = [
+        f"  test:          {case.test_type.upper()}{' (' + case.perturbation + ')' if case.perturbation else ''}: {outcome.expectation}",
+        f"  original:      {case.text}",
+        f"    predicted:   {outcome.predicted} ({_probs(outcome.probs)})",
+    ]
+    for o in outcome.perturbed:
+        mark = "ok  " if o.passed else "FAIL"
+        lines.append(f"  {mark} perturbed: {o.text}")
+        lines.append(f"    predicted:   {o.predicted} ({_probs(o.probs)}; change {o.change:+.4f})")
+    if outcome.truncated:
+        lines.append("  (an input was truncated to the model's length limit)")
+    return lines
+
+
 class CapabilityCollector(pytest.Collector):
     """Groups the items of one capability (node id ``LC4``)."""
 
@@ -31,42 +51,45 @@ class CaseItem(pytest.Item):
 
     def runtest(self) -> None:
         state = self.config.stash[STATE]
-        preds = state.preds.get(self.model_name)
-        if preds is None or self.case.text not in preds:
-            preds = compute_predictions(self.config, state, [self])[self.model_name]
-        from s2lct.run.runner import judge, seed_passed
-
-        pred = preds[self.case.text]
         case = self.case
-        passed = judge(case, pred.label)
-        seed_ok = seed_passed(state.selection, case, preds)
-        extra = None if passed else self.config.hook.pytest_s2lct_explain_failure(
-            config=self.config, case=case, model=state.models[self.model_name], prediction=pred)
-        self.user_properties.append((PROPERTY, {
-            "model": self.model_name, "id": case.id, "capability": case.capability, "text": case.text,
-            "expected": list(case.expected), "predicted": pred.label, "probs": dict(pred.probs),
-            "passed": passed, "truncated": pred.truncated, "seed_case": case.seed_case_id, "seed_passed": seed_ok,
-            **({"explanation": extra["explanation"]} if extra else {}),
-        }))
-        if not passed:
-            raise CaseFailed(self._message(pred, seed_ok) + (f"\n{extra['message']}" if extra else ""))
+        preds = state.preds.get(self.model_name)
+        if preds is None or any(t not in preds for t in case.texts):
+            preds = compute_predictions(self.config, state, [self])[self.model_name]
+        from s2lct.run.outcomes import CaseOutcome
+        from s2lct.run.runner import seed_passed
 
-    def _message(self, pred: Any, seed_passed: bool | None) -> str:
+        pred = preds[case.text]
+        outcome = CaseOutcome.judged(case, preds, seed_passed(state.selection, case, preds))
+        extra = None
+        if not outcome.passed and case.is_mft:  # explanations work from expected labels
+            extra = self.config.hook.pytest_s2lct_explain_failure(config=self.config, case=case, model=state.models[self.model_name],
+                                                                  prediction=pred)
+        record = {"model": self.model_name, **outcome.to_json(), **({"explanation": extra["explanation"]} if extra else {})}
+        self.user_properties.append((PROPERTY, record))
+        if not outcome.applicable:
+            pytest.skip(f"{case.id}: not applicable: the original is predicted {pred.label} ({outcome.expectation})")
+        if not outcome.passed:
+            raise CaseFailed(self._message(pred, outcome) + (f"\n{extra['message']}" if extra else ""))
+
+    def _message(self, pred: Any, outcome: Any) -> str:
         state = self.config.stash[STATE]
         case = self.case
         name = state.selection.names.get(case.capability, "")
         p = pred.probs
+        head = f"{case.id} ({case.capability}{' ' + name if name and name != case.capability else ''}) failed for model {self.model_name}"
+        if not case.is_mft:
+            return "\n".join([head, *perturbed_lines(case, outcome)])
         lines = [
-            f"{case.id} ({case.capability}{' ' + name if name and name != case.capability else ''}) failed for model {self.model_name}",
+            head,
             f"  text:          {case.text}",
             f"  expected:      {' or '.join(case.expected)}",
             f"  predicted:     {pred.label}",
             f"  probabilities: negative {p['negative']:.4f}, neutral {p['neutral']:.4f}, positive {p['positive']:.4f}",
         ]
-        if pred.truncated:
+        if outcome.truncated:
             lines.append("  (the input was truncated to the model's length limit)")
         if case.seed_case_id:
-            state_txt = {True: "passed", False: "failed", None: "not run"}[seed_passed]
+            state_txt = {True: "passed", False: "failed", None: "not run"}[outcome.seed_passed]
             lines.append(f"  expansion of {case.seed_case_id} (seed case {state_txt})")
         return "\n".join(lines)
 

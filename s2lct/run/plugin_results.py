@@ -41,14 +41,43 @@ class SessionResults:
         self.config = config
         self.state = state
         self.reports: list[Any] | None = None
+        self.gate: list[Any] = []
+        self.other_failed = False  # a failing test that is not a suite case (the gate never hides it)
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.failed and _case_property(report) is None:
+            self.other_failed = True
         if report.when != "call":
             return
         for key, value in report.user_properties:
             if key == PROPERTY:
                 self.state.outcomes.setdefault(value["model"], []).append(value)
                 break
+
+    def pytest_collectreport(self, report: Any) -> None:
+        if report.failed:
+            self.other_failed = True
+
+    def _apply_gate(self, session: pytest.Session) -> None:
+        """With minimum pass rates, the exit status follows them: suite case failures alone do not
+        fail the run, a capability below its minimum does (other tests' failures still count)."""
+        from s2lct.errors import S2LCTError
+        from s2lct.run.runner import gate_results
+
+        reports = self.build_reports()
+        try:
+            self.gate = gate_results(reports, self.state.suite_dir, self.config.getoption("s2lct_min_pass_rate"))
+        except S2LCTError as exc:
+            self.gate = []
+            tr = self.config.pluginmanager.get_plugin("terminalreporter")
+            if tr is not None:
+                tr.write_line(f"s2lct: error: {exc}")
+            session.exitstatus = pytest.ExitCode.USAGE_ERROR
+            return
+        if not self.gate or session.exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+            return
+        below = any(not g.ok for g in self.gate)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED if below or self.other_failed else pytest.ExitCode.OK
 
     def build_reports(self) -> list[Any]:
         if self.reports is None:
@@ -67,6 +96,7 @@ class SessionResults:
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
         _index_teardown_reports(self.config)
+        self._apply_gate(session)
         if self.state.report_path is None:
             return
         reports = self.build_reports()
@@ -126,6 +156,8 @@ class SessionResults:
         tr.write(tables_text(reports, width=width))
         if self.state.report_path is not None:
             tr.write_line(f"s2lct report: {self.state.report_path}")
+        for g in self.gate:
+            tr.write_line(g.line(), red=not g.ok, green=g.ok)
 
 
 def _case_property(report: Any) -> dict[str, Any] | None:

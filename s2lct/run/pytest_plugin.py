@@ -72,6 +72,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                 help="configuration file (default: s2lct.toml or [tool.s2lct] in pyproject.toml, found upward; env S2LCT_CONFIG)")
     g.addoption("--s2lct-failures", dest="s2lct_failures", action="store_true", default=False,
                 help="list every failing suite case (default: a count per capability and the first few; an explicit -r does the same)")
+    g.addoption("--s2lct-min-pass-rate", dest="s2lct_min_pass_rate", default=None, metavar="RATE",
+                help="CI gate: the exit status follows each capability's pass rate against this minimum instead of single "
+                     "cases (0.8, or LC4=0.9,0.8; default: the specs' min_pass_rate, $S2LCT_MIN_PASS_RATE)")
     g.addoption("--s2lct-progress", dest="s2lct_progress", action="store_true", default=False,
                 help="show prediction progress even when the output is not a terminal")
 def pytest_configure(config: pytest.Config) -> None:

@@ -39,6 +39,9 @@ from s2lct.run.outcomes import (  # noqa: F401 (re-exported: the report API)
     first_failing,
     is_binary,
     percent,
+    shown_expected,
+    shown_predicted,
+    shown_text,
 )
 
 REPORT_SUFFIXES = (".json", ".md", ".html")
@@ -51,8 +54,8 @@ MD_FAILING_PER_CAPABILITY = 5
 #: What each table column means; printed under every table and in docs/running.md.
 COLUMN_HELP = {
     "Cases": "test cases run",
-    "Fails": "cases whose predicted label is not among the expected labels",
-    "Rate": "Fails / Cases",
+    "Fails": "cases whose predicted label is not among the expected labels (INV/DIR: whose perturbed text broke the expectation)",
+    "Rate": "Fails / Cases (DIR cases not applicable to the original's prediction left out)",
     "Exp.": "of the cases, syntax-based expansions of a seed case",
     "Exp.fail|seed ok": "expansions that fail while their seed case passes",
     "Trunc.": "inputs cut to the model's length limit",
@@ -196,7 +199,7 @@ def render_markdown(reports: Sequence[ModelReport]) -> str:
                     probs = f"{p_pos:.3f} | {rule}"
                 else:
                     probs = f"{p['negative']:.3f} / {p['neutral']:.3f} / {p['positive']:.3f}"
-                out.append(f"| {o.case_id} | {_md_escape(o.text)}{why} | {', '.join(o.expected)} | {o.predicted} | {probs} |")
+                out.append(f"| {o.case_id} | {_md_escape(shown_text(o))}{why} | {_md_escape(shown_expected(o))} | {shown_predicted(o)} | {probs} |")
             out.append("")
     return "\n".join(out)
 

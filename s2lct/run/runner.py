@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from s2lct.errors import S2LCTError
-from s2lct.suite import MANIFEST_NAME, Case, load_manifest, load_suite, suite_files
+from s2lct.run.judging import judge  # noqa: F401 (re-exported: explain and trust judge MFT cases)
+from s2lct.suite import MANIFEST_NAME, Case, load_manifest, load_suite, natural_key, suite_files
 
 DEFAULT_SUITE = "generated"
 
@@ -39,7 +40,8 @@ class SuiteSelection:
         """Texts of the cases, plus those of the seed cases of expansions (to tell whether the seed passed)."""
         texts: dict[str, None] = {}
         for c in self.cases if cases is None else cases:
-            texts[c.text] = None
+            for t in c.texts:
+                texts[t] = None
             seed = self.by_id.get(c.seed_case_id) if c.seed_case_id else None
             if seed is not None:
                 texts[seed.text] = None
@@ -103,11 +105,6 @@ def load_selection(
     return SuiteSelection(suite_dir, select_cases(cases, max_per_capability, seed), by_id, manifest)
 
 
-def judge(case: Case, label: str) -> bool:
-    """A case passes when the predicted label is among its expected labels (METHOD.md §1.4)."""
-    return label in case.expected
-
-
 def seed_passed(selection: SuiteSelection, case: Case, preds: Mapping[str, Any]) -> bool | None:
     """For an expansion, whether its seed case passed; ``None`` for seed cases or when unknown."""
     seed = selection.by_id.get(case.seed_case_id) if case.seed_case_id else None
@@ -122,9 +119,7 @@ def outcomes_for(selection: SuiteSelection, preds: Mapping[str, Any], cases: Ite
 
     out = []
     for c in selection.cases if cases is None else cases:
-        p = preds[c.text]
-        out.append(CaseOutcome(c.id, c.capability, c.text, c.expected, p.label, dict(p.probs),
-                               judge(c, p.label), p.truncated, c.seed_case_id, seed_passed(selection, c, preds)))
+        out.append(CaseOutcome.judged(c, preds, seed_passed(selection, c, preds)))
     return out
 
 
@@ -215,11 +210,14 @@ def run_command(
     quiet: bool = False,
     force_progress: bool = False,
     only: Iterable[str] | None = None,
+    min_pass_rate: str | None = None,
 ) -> int:
     """``s2lct run``: print a per-capability table per model, write reports; returns the exit code.
 
     Progress bars (stderr) are gone before the first table is printed. User errors print
-    ``error: <one line>`` on stderr and return the error's exit code.
+    ``error: <one line>`` on stderr and return the error's exit code; a capability below its
+    minimum pass rate (:mod:`s2lct.run.gate`) returns ``GATE_FAILED_EXIT`` after one line per gated
+    capability.
     """
     from rich.console import Console
 
@@ -251,7 +249,22 @@ def run_command(
         if report_path is not None:
             write_report(report_path, reports)
             err.print(f"wrote {report_path}", markup=False)
+        gate = gate_results(reports, suite, min_pass_rate)
     except S2LCTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
-    return 0
+    from s2lct.run.gate import GATE_FAILED_EXIT
+
+    for g in gate:
+        console.print(g.line(), markup=False, highlight=False)
+    return GATE_FAILED_EXIT if any(not g.ok for g in gate) else 0
+
+
+def gate_results(reports: Sequence[Any], suite: str | Path, min_pass_rate: str | None) -> list:
+    """The CI gate's verdict per model and gated capability (empty: nothing is gated)."""
+    from s2lct.run.gate import evaluate, gate_from_settings
+
+    suite = Path(suite)
+    manifest = load_manifest(suite) if (suite / MANIFEST_NAME).is_file() else {}
+    caps = sorted({c.id for r in reports for c in r.capabilities}, key=natural_key)
+    return evaluate(list(reports), gate_from_settings(min_pass_rate, manifest, caps))

@@ -376,6 +376,10 @@ class CapabilitySpec(_Strict):
     templates: list[Template] = Field(min_length=1)
     sampling: Sampling = Field(default_factory=Sampling)
     expansion: Expansion = Field(default_factory=Expansion)
+    min_pass_rate: float | None = Field(
+        default=None, ge=0, le=1,
+        description="CI gate: `s2lct run` and pytest --model fail when the share of this capability's cases that pass is below this",
+    )
 
     @model_validator(mode="after")
     def _references(self) -> CapabilitySpec:

@@ -38,10 +38,10 @@ def failing_cases(model: SentimentModel, suite: str | Path, max_cases: int | Non
     selection = load_selection(suite, max_per_capability=per_cap_run, seed=seed)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        preds = predict_texts(model, [c.text for c in selection.cases], batch_size=batch_size)
+        preds = predict_texts(model, [c.text for c in selection.cases if c.is_mft], batch_size=batch_size)
     n_cases = len(selection.cases)
     failures = [Failure(c, preds[c.text].label, dict(preds[c.text].probs)) for c in selection.cases
-                if not judge(c, preds[c.text].label) and any(fr.label is not None for fr in c.fragments)]
+                if c.is_mft and not judge(c, preds[c.text].label) and any(fr.label is not None for fr in c.fragments)]
     if max_cases is not None and len(failures) > max_cases:
         caps = sorted({f.case.capability for f in failures})
         per_cap = max(1, max_cases // max(1, len(caps)))

@@ -1,0 +1,1 @@
+"""Other tools' suites and formats, read into s2lct's (CheckList)."""
