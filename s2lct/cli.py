@@ -158,6 +158,26 @@ def generate(
     Console(width=min(Console().width, 80)).print(table)
 
 
+@app.command("docs-checklist", hidden=True)
+def docs_checklist(
+    specs: Annotated[Optional[list[Path]], typer.Option("--specs", help="Specs folders (repeatable; default: specs and specs/checklist).")] = None,
+    export: Annotated[Optional[Path], typer.Option("--export", help="CheckList export (default: <data root>/checklist/sentiment_suite_export.json.gz).")] = None,
+    doc: Annotated[Path, typer.Option("--doc", help="Markdown file whose mapping block is rewritten.")] = Path("docs/checklist.md"),
+    config: ConfigFile = None,
+) -> None:
+    """Rewrite the CheckList-to-spec mapping table of docs/checklist.md from the specs."""
+    from s2lct.atomic import write_text
+    from s2lct.interop.checklist import MAPPING_BEGIN, MAPPING_END, mapping_markdown, read_export
+    from s2lct.spec import load_specs
+
+    settings = settings_for(config)
+    folders = specs or [Path("specs"), Path("specs/checklist")]
+    table = mapping_markdown(read_export(export or settings.data_root / "checklist" / "sentiment_suite_export.json.gz"), load_specs(folders))
+    text = doc.read_text(encoding="utf-8")
+    start, end = text.index(MAPPING_BEGIN), text.index(MAPPING_END) + len(MAPPING_END)
+    write_text(doc, text[:start] + table + text[end:])
+
+
 @app.command("docs-counts", hidden=True)
 def docs_counts(
     suite: Annotated[Path, typer.Option("--suite", help="Suite folder to count.")] = Path("generated"),
@@ -187,6 +207,7 @@ def run(
     config: ConfigFile = None,
     quiet: Quiet = False,
     progress: ShowProgress = False,
+    no_task: Annotated[bool, typer.Option("--no-task-metrics", help="Do not measure accuracy and macro-F1 on the seeds' data set (SST test) beside the table.")] = False,
     min_pass_rate: Annotated[Optional[str], typer.Option("--min-pass-rate", help="CI gate: exit 3 when a capability's pass rate is below this (0.8, or LC4=0.9,0.8 per capability; default: the specs' min_pass_rate, $S2LCT_MIN_PASS_RATE).")] = None,
 ) -> None:
     """Run a suite against models: print failures per capability, optionally write reports."""
@@ -199,6 +220,7 @@ def run(
         model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
         seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
         use_cache=not no_cache, quiet=quiet, force_progress=progress, only=_split_ids(only), min_pass_rate=min_pass_rate,
+        task=not no_task,
     )
     if code:
         raise typer.Exit(code)
@@ -279,6 +301,45 @@ def trust(
 
 
 @app.command()
+def compare(
+    suite_a: Annotated[Path, typer.Argument(help="First suite folder (e.g. an imported CheckList suite).")],
+    suite_b: Annotated[list[Path], typer.Argument(help="Second suite folder(s), counted as one suite (e.g. generated generated/checklist).")],
+    model: Annotated[str, typer.Option("--model", "-m", help="Model alias, HF folder or hub name.")],
+    max_cases_per_capability: Annotated[Optional[int], typer.Option("--max-cases-per-capability", min=1, help="Sample at most N cases per capability (fixed seed).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the per-capability sample.")] = 0,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the rows as JSON.")] = None,
+    models_dir: ModelsDir = None,
+    cache_dir: CacheDir = None,
+    config: ConfigFile = None,
+    quiet: Quiet = False,
+    progress: ShowProgress = False,
+) -> None:
+    """One model on two suites: failure rates side by side, matched through the CheckList tests each spec covers."""
+    import json
+
+    from rich.console import Console
+
+    from s2lct.atomic import write_text
+    from s2lct.errors import S2LCTError
+    from s2lct.run.compare import compare_suites, render_comparison
+
+    settings = settings_for(config, models_dir=models_dir, cache_dir=cache_dir)
+    try:
+        with progress_for(quiet, progress) as bars:
+            rows, _, _ = compare_suites(model, suite_a, suite_b, max_cases_per_capability=max_cases_per_capability, seed=seed,
+                                        models_dir=settings.models_dir, progress=bars)
+    except S2LCTError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(exc.exit_code) from None
+    console = Console(highlight=False)
+    console.width = max(console.width, 120)  # the test names are long: fold them, not the numbers
+    console.print(render_comparison(rows, model, suite_a.name, "+".join(p.name for p in suite_b)))
+    if json_out is not None:
+        write_text(json_out, json.dumps({"model": model, "a": str(suite_a), "b": [str(p) for p in suite_b], "rows": [r.to_json() for r in rows]},
+                                        ensure_ascii=False, indent=2) + "\n")
+
+
+@app.command()
 def diversity(
     suite: Annotated[Path, typer.Option("--suite", help="Suite folder.")] = Path("generated"),
     only: Annotated[Optional[str], typer.Option("--only", help="Comma-separated capability ids.")] = None,
@@ -286,6 +347,7 @@ def diversity(
     bootstrap: Annotated[int, typer.Option("--bootstrap", min=10, help="Bootstrap resamples for the Self-BLEU 95% interval.")] = 1000,
     seed: Annotated[int, typer.Option("--seed", help="Sampling seed.")] = 0,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the figures as JSON (every number, unrounded, with the interval ends).")] = None,
+    max_cases_per_capability: Annotated[Optional[int], typer.Option("--max-cases-per-capability", min=2, help="Sample each capability down to N cases first (seeded): large template suites without parsing every case.")] = None,
     parser: Parser = None,
     cache_dir: CacheDir = None,
     config: ConfigFile = None,
@@ -303,7 +365,8 @@ def diversity(
 
     settings_for(config, parser=parser, cache_dir=cache_dir)
     with progress_for(quiet, progress) as bars:
-        report = diversity_report(suite, only=_split_ids(only), sample=sample, bootstrap=bootstrap, seed=seed, progress=bars)
+        report = diversity_report(suite, only=_split_ids(only), sample=sample, bootstrap=bootstrap, seed=seed, progress=bars,
+                                  max_cases=max_cases_per_capability)
     Console().print(diversity_table(report, f"diversity of {suite}"))
     if json_out:
         write_text(json_out, json.dumps(report, indent=2, sort_keys=True) + "\n")

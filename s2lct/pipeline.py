@@ -41,6 +41,10 @@ from s2lct.suite import (
 )
 
 
+#: ``max_cases`` that keeps every candidate case (INV/DIR capabilities sample after perturbing)
+NO_SAMPLING = 2**62
+
+
 @dataclass
 class GenerateReport:
     out_dir: Path
@@ -77,7 +81,14 @@ def generate(
     task = progress("searching seeds and applying templates", len(specs))
     results = []
     for spec in specs:
-        results.append(build_capability(spec, corpus, seed, max_cases))
+        if spec.test is None:
+            result = build_capability(spec, corpus, seed, max_cases)
+        else:  # every candidate seed case, sampled down among those the perturbation applies to
+            from s2lct.generate.perturbed import apply_test
+
+            result = build_capability(spec, corpus, seed, NO_SAMPLING)
+            apply_test(result, seed, max_cases if max_cases is not None else spec.sampling.max_cases)
+        results.append(result)
         task.advance()
     task.close()
     expansion_info: dict[str, Any] = {}
@@ -135,6 +146,8 @@ def _write_suite(
                 "candidates": r.candidates,
                 "max_cases": r.spec.sampling.max_cases,
                 **({"min_pass_rate": r.spec.min_pass_rate} if r.spec.min_pass_rate is not None else {}),
+                **({"checklist_tests": list(r.spec.checklist)} if r.spec.checklist else {}),
+                **({"test_type": r.spec.test.type} if r.spec.test is not None else {}),
                 **r.extra,
             }
         produced = {r.spec.id for r in results}

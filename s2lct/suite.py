@@ -70,7 +70,9 @@ class Direction:
     ``predicted``: the class predicted for the original; ``polarity``: p(positive) − p(negative), what
     CheckList's phrase tests compare) moves ``change`` (``up``/``down``) by at least ``margin``; with ``tolerance``, a move the other way of at most that much still passes
     (CheckList's ``Expect.monotonic``). Originals predicted as one of ``unless_original`` make the
-    case not applicable (CheckList's intensifier test disregards originals predicted neutral)."""
+    case not applicable (CheckList's intensifier test disregards originals predicted neutral), and
+    so does a class probability that the tolerance leaves unable to fail
+    (:func:`s2lct.run.judging.cannot_fail`)."""
 
     label: str
     change: str
@@ -144,8 +146,10 @@ class Case:
             if self.perturbed or self.direction is not None:
                 return "an MFT case has no perturbed texts or direction"
             return None
+        article = "an" if self.test_type == "inv" else "a"
+        if not self.text:
+            return f"{article} {self.test_type.upper()} case needs its original text (key 'text')"
         if not self.perturbed:
-            article = "an" if self.test_type == "inv" else "a"
             return f"{article} {self.test_type.upper()} case needs its perturbed text(s) next to the original (key 'perturbed')"
         if self.test_type == "dir":
             if self.direction is None:

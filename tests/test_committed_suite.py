@@ -29,7 +29,10 @@ def test_committed_suite_is_expanded_and_small(repo_dir):
     assert manifest["expanded"] is True
     # a capability may keep no expansion at all: every one must pass the fluency checks
     assert sum(info["expansion_cases"] for info in manifest["capabilities"].values()) > 0
-    assert all("expansion" in info for info in manifest["capabilities"].values()), "every capability went through expansion"
+    mft = [info for info in manifest["capabilities"].values() if info.get("test_type", "mft") == "mft"]
+    assert all("expansion" in info for info in mft), "every MFT capability went through expansion"
+    pairs = [info for info in manifest["capabilities"].values() if info.get("test_type", "mft") != "mft"]
+    assert all("perturbation" in info and info["expansion_cases"] == 0 for info in pairs), "INV/DIR capabilities are not expanded"
     total = sum(p.stat().st_size for p in suite.iterdir())
     assert total < 30 * 2**20, f"generated/ is {total / 2**20:.1f} MiB; keep it under 30 MiB"
     ids = [c.id for p in suite_files(suite).values() for c in read_cases(p)]

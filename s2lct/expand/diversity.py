@@ -90,6 +90,7 @@ def diversity_report(
     seed: int = 0,
     parser: Any = None,
     progress: Any = None,
+    max_cases: int | None = None,
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """Per capability, for ``seeds`` (cases without expansion) and ``seeds+expansions`` (all)::
 
@@ -98,7 +99,10 @@ def diversity_report(
 
     Self-BLEU uses ``m = min(sample, seed cases)`` cases in both columns; ``productions_at_sample``
     counts productions on ``k`` = the seed cases' number of cases of each column. Samples are
-    drawn with ``seed``. ``parser`` defaults to ``parsing.Parser()`` (parses are cached).
+    drawn with ``seed``. ``parser`` defaults to ``parsing.Parser()`` (parses are cached). With
+    ``max_cases`` each capability is first sampled down to that many cases (seeded), so a suite of
+    tens of thousands of template cases (an imported CheckList suite) is compared without parsing
+    every one.
     ``progress`` (a ``ProgressFactory``) reports parsing, the slow part, in chunks of 64 sentences."""
     from s2lct.suite import load_suite
 
@@ -109,6 +113,8 @@ def diversity_report(
     groups: dict[str, dict[str, list[list[str]]]] = {}
     for cap, cs in sorted(by_cap.items()):
         cs = sorted(cs, key=lambda c: c.id)
+        if max_cases is not None and len(cs) > max_cases:
+            cs = sorted(_sample(cs, max_cases, seed), key=lambda c: c.id)
         groups[cap] = {"seeds": [tokenize(c.text) for c in cs if c.expansion is None], "seeds+expansions": [tokenize(c.text) for c in cs]}
     if parser is None:
         from s2lct.expand.parsing import Parser

@@ -22,6 +22,8 @@ def expansion_off(spec: CapabilitySpec, expand: bool = True) -> str | None:
     """Why expansion does not run for this capability (``None``: it runs)."""
     if not expand:
         return "--no-expand"
+    if getattr(spec, "test", None) is not None:
+        return "INV/DIR pairs (test: in the spec)"
     if not spec.expansion.enabled:
         return "expansion.enabled: false in the spec"
     if spec.expansion.max_per_seed <= 0:

@@ -116,7 +116,9 @@ def backshift(v: Variant) -> list[Variant]:
         low = word.lower()
         if tag in ALREADY_PAST or low in _KEEP_MODALS:
             continue
-        if low in BACKSHIFT and (low != "'s" or tag == "VBZ"):
+        if low == "'s" and i + 1 < len(toks) and toks[i + 1].lower() == "been":
+            new = "had"  # "it's been done" is "it has been done": "it had been done", not "it was been done"
+        elif low in BACKSHIFT and (low != "'s" or tag == "VBZ"):
             new = BACKSHIFT[low]
         elif tag in ("VBZ", "VBP") and low not in BACKSHIFT and not low.startswith("'"):
             from lemminflect import getInflection, getLemma

@@ -52,6 +52,16 @@ def _score(probs: Mapping[str, float], label: str) -> float:
     return probs["positive"] - probs["negative"] if label == "polarity" else probs[label]
 
 
+def cannot_fail(d: Any, start: float) -> bool:
+    """Whether a DIR case on a class probability passes whatever the model does: with tolerance t, a
+    probability of at most t cannot fall by more than t, one of at least 1 − t cannot rise by more
+    than t. CheckList's ``Expect.monotonic`` leaves such cases out of its counts, and so do we (they
+    would be passes that test nothing). Not for ``polarity`` (CheckList's phrase tests count them)."""
+    if d.label == "polarity" or d.margin or not d.tolerance:
+        return False
+    return start <= d.tolerance if d.change == "up" else start >= 1.0 - d.tolerance
+
+
 def judge(case: Case, label: str) -> bool:
     """An MFT case's rule: the predicted label is among its expected labels."""
     return label in case.expected
@@ -74,7 +84,7 @@ def judge_case(case: Case, preds: Mapping[str, Any]) -> Verdict:
     d = case.direction
     assert d is not None, "a DIR case has a direction (checked at load)"
     label = original.label if d.label == "predicted" else d.label
-    applicable = original.label not in d.unless_original
+    applicable = original.label not in d.unless_original and not cannot_fail(d, _score(original.probs, label))
     outs = []
     for text in case.perturbed:
         p = preds[text]

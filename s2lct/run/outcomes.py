@@ -132,6 +132,8 @@ class ModelReport:
     suite: str | None = None
     #: for a binary model, the band of p(positive) read as ``neutral``; ``None`` for 3-class models
     neutral_band: tuple[float, float] | None = None
+    #: accuracy and macro-F1 on the seeds' data set (``s2lct.run.task_metrics``), when measured
+    task: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -141,6 +143,7 @@ class ModelReport:
             "capabilities": [c.to_json() for c in self.capabilities],
             "total": self.total.to_json(with_id=False),
             **({"neutral_band": list(self.neutral_band)} if self.neutral_band is not None else {}),
+            **({"task": self.task} if self.task is not None else {}),
             "failing_cases": [o.to_json() for o in self.failing],
         }
 

@@ -137,10 +137,13 @@ def run_suite(
     log: Any = None,
     progress: Any = None,
     only: Iterable[str] | None = None,
+    task: bool = False,
 ) -> list:
     """Predict and judge every selected case for each model; returns one ModelReport per model.
 
     ``only``: capability ids to run (all when None); an unknown id is an error with a suggestion.
+    ``task``: also measure accuracy and macro-F1 on the seeds' data set (SST test) when the suite was
+    generated from SST (``report.task``).
     """
     from s2lct.models import load_model
     from s2lct.run.predict import PredictStats, predict_texts
@@ -173,6 +176,17 @@ def run_suite(
                 f"({time.perf_counter() - t0:.1f} s)")
         rep = build_report(model.name, model.identity, outcomes_for(selection, preds), selection.names, str(suite),
                            neutral_band=getattr(model, "neutral_band", None))
+        if task:
+            from s2lct.run.task_metrics import seeds_from_sst, task_metrics
+
+            if seeds_from_sst(selection.manifest):
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        rep.task = task_metrics(model, batch_size=batch_size, use_cache=use_cache, progress=progress).to_json()
+                except S2LCTError as exc:  # the suite runs without SST beside it; the metrics need it
+                    if log is not None:
+                        log(f"note: no accuracy on the seeds' data set ({exc})")
         if rep.total.truncated and log is not None:
             log(f"warning: {model.name}: {rep.total.truncated} input(s) were truncated to the model's length limit")
         reports.append(rep)
@@ -211,6 +225,7 @@ def run_command(
     force_progress: bool = False,
     only: Iterable[str] | None = None,
     min_pass_rate: str | None = None,
+    task: bool = True,
 ) -> int:
     """``s2lct run``: print a per-capability table per model, write reports; returns the exit code.
 
@@ -239,10 +254,15 @@ def run_command(
             reports = run_suite(
                 models, suite, max_cases_per_capability=max_cases_per_capability, seed=seed, batch_size=batch_size,
                 models_dir=models_dir, label_map=label_map, neutral_band=neutral_band, use_cache=use_cache,
-                log=progress.log, progress=progress, only=only,
+                log=progress.log, progress=progress, only=only, task=task,
             )
         for table in render_tables(reports, width=console.width):
             console.print(table)
+        for r in reports:
+            if r.task is not None:
+                from s2lct.run.task_metrics import TaskMetrics
+
+                console.print(TaskMetrics(r.model, **r.task).line(), markup=False)
         if json_path is not None:
             write_json_report(json_path, reports)
             err.print(f"wrote {json_path}", markup=False)

@@ -362,6 +362,40 @@ class Expansion(_Strict):
     )
 
 
+class DirectionSpec(_Strict):
+    label: Literal["negative", "neutral", "positive", "predicted", "polarity"] = Field(
+        description="the class whose probability must move; predicted: the original's label; polarity: p(positive) - p(negative)")
+    change: Literal["up", "down"]
+
+
+class TestSection(_Strict):
+    """An INV or DIR capability: every case is a seed case and its perturbation (docs/specs.md, Test types)."""
+
+    type: Literal["inv", "dir"] = Field(description="inv: the prediction must not change; dir: a probability must move one way")
+    perturbation: str = Field(min_length=1, description="a registered perturbation (s2lct.perturb): typo, names, intensifiers, ...")
+    direction: DirectionSpec | None = Field(default=None, description="dir: which probability moves which way (default: the perturbation's own)")
+    margin: float = Field(default=0.0, ge=0, description="dir: it must move at least this much")
+    tolerance: float | None = Field(default=None, ge=0, description="inv: a changed label passes when p(label) moved at most this; dir: it may move back at most this")
+    unless_original: list[Label] = Field(default_factory=list, description="dir: originals predicted as these labels make a case not applicable")
+
+    @model_validator(mode="after")
+    def _fits(self) -> TestSection:
+        from s2lct.perturb.registry import get_perturbation
+
+        try:
+            kind = get_perturbation(self.perturbation).kind
+        except Exception as exc:  # the registry's own one-line message names the valid ones
+            raise ValueError(at_path(("perturbation",), str(exc))) from None
+        if kind != self.type:
+            why = " (a perturbation that should change the label is DIR or MFT, never INV)" if kind == "dir" else ""
+            raise ValueError(at_path(("type",), f"perturbation {self.perturbation!r} is {kind.upper()}, the test is {self.type.upper()}{why}"))
+        if self.type == "inv" and (self.direction is not None or self.margin or self.unless_original):
+            raise ValueError(at_path(("type",), "an INV test takes no direction, margin or unless_original"))
+        if self.margin and self.tolerance:
+            raise ValueError(at_path(("margin",), "give margin (it must move at least this much) or tolerance (it may move back this much), not both"))
+        return self
+
+
 class Sampling(_Strict):
     max_cases: int | None = Field(default=None, ge=1, description="sample at most this many seed cases (fixed seed)")
 
@@ -376,6 +410,11 @@ class CapabilitySpec(_Strict):
     templates: list[Template] = Field(min_length=1)
     sampling: Sampling = Field(default_factory=Sampling)
     expansion: Expansion = Field(default_factory=Expansion)
+    test: TestSection | None = Field(default=None, description="INV/DIR capability: the perturbation applied to every seed case (absent: MFT)")
+    checklist: list[Annotated[str, Field(min_length=1)]] | None = Field(
+        default=None,
+        description="names of the CheckList sentiment tests this capability covers (`s2lct compare` matches on them; docs/checklist.md)",
+    )
     min_pass_rate: float | None = Field(
         default=None, ge=0, le=1,
         description="CI gate: `s2lct run` and pytest --model fail when the share of this capability's cases that pass is below this",

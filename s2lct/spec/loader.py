@@ -280,7 +280,7 @@ def spec_hash(spec: CapabilitySpec) -> str:
 
 #: Optional keys added to the language after suites were committed: left out of the hash while
 #: unset, so adding a key does not invalidate every committed suite.
-_ADDED_KEYS = frozenset({"token_pattern", "kinds", "min_pass_rate"})
+_ADDED_KEYS = frozenset({"token_pattern", "kinds", "min_pass_rate", "checklist", "test"})
 
 
 def _without_unset_additions(obj: Any) -> Any:

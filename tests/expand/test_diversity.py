@@ -84,3 +84,12 @@ def test_bootstrap_interval():
     lo, hi = bootstrap_interval(vals, resamples=500, seed=3)
     assert lo < sum(vals) / 100 < hi and hi - lo < 0.2
     assert bootstrap_interval(vals, resamples=500, seed=3) == (lo, hi)
+
+
+def test_diversity_report_samples_large_capabilities_first(tmp_path):
+    texts = [f"The film number {i} is fine ." for i in range(30)]
+    write_cases(tmp_path / "CL1.jsonl", [_case("CL1", i, t) for i, t in enumerate(texts)])
+    rep = diversity_report(tmp_path, parser=models.parser(), max_cases=8, seed=2)
+    assert rep["CL1"]["seeds"]["cases"] == 8 and rep["CL1"]["seeds"]["self_bleu_sample"] == 8
+    assert diversity_report(tmp_path, parser=models.parser(), max_cases=8, seed=2) == rep
+    assert diversity_report(tmp_path, parser=models.parser(), max_cases=100)["CL1"]["seeds"]["cases"] == 30

@@ -121,6 +121,7 @@ def test_fit_names_each_failed_condition():
     ("it ca n't miss".split(), ["PRP", "MD", "RB", "VB"], (1,), "it couldn't miss"),
     ("it was dull".split(), ["PRP", "VBD", "JJ"], (1,), "it was dull"),
     ("it would work".split(), ["PRP", "MD", "VB"], (1,), "it would work"),
+    ("it 's been done before".split(), ["PRP", "VBZ", "VBN", "VBN", "RB"], (1,), "it had been done before"),
 ])
 def test_backshift_after_a_past_frame(tokens, tags, finite, expected):
     (v,) = apply_ops(tokens, tags, ["backshift"], None, finite)

@@ -109,3 +109,23 @@ def test_existing_output_needs_overwrite(export, tmp_path):
     res = subprocess.run([sys.executable, "-m", "s2lct.cli", "import-checklist", str(export[0]), "--out", str(out)],
                          capture_output=True, text=True, timeout=120)
     assert res.returncode != 0 and "pass --overwrite" in res.stderr and (out / "keep.txt").exists()
+
+
+def test_docs_mapping_table_is_generated_from_the_specs(export, repo_dir):
+    from s2lct.interop.checklist import MAPPING_BEGIN, MAPPING_END, mapping_markdown
+    from s2lct.spec import load_specs
+
+    text = (repo_dir / "docs" / "checklist.md").read_text()
+    block = text[text.index(MAPPING_BEGIN): text.index(MAPPING_END) + len(MAPPING_END)]
+    specs = load_specs([repo_dir / "specs", repo_dir / "specs" / "checklist"])
+    assert block == mapping_markdown(export[1], specs), "run `s2lct docs-checklist`"
+
+
+def test_a_spec_naming_a_test_checklist_lacks_is_an_error(export):
+    from types import SimpleNamespace
+
+    from s2lct.errors import S2LCTError
+    from s2lct.interop.checklist import mapping_markdown
+
+    with pytest.raises(S2LCTError, match="not have: made up test"):
+        mapping_markdown(export[1], [SimpleNamespace(id="LC1", checklist=["made up test"])])

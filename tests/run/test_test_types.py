@@ -107,6 +107,7 @@ def test_format_1_suite_loads_as_mft(tmp_path):
 
 @pytest.mark.parametrize(("record", "message"), [
     ({"test_type": "inv"}, "needs its perturbed text(s)"),
+    ({"test_type": "inv", "text": "", "perturbed": ["x"]}, "an INV case needs its original text"),
     ({"test_type": "dir", "perturbed": ["x"]}, "needs a direction"),
     ({"test_type": "dir", "perturbed": ["x"], "direction": {"label": "happy", "change": "up"}}, "direction label 'happy'"),
     ({"test_type": "swap", "perturbed": ["x"]}, "test_type 'swap'; valid: mft, inv, dir"),
@@ -162,3 +163,14 @@ def test_pytest_items_show_original_and_perturbed_predictions(tmp_path):
     assert "2 failed, 2 passed" in res.stdout
     block = res.stdout[res.stdout.index("CL1-flip (CL1 pairs) failed"):]
     assert "original:      This movie is good." in block and "FAIL perturbed: This movie is not good." in block
+
+
+def test_dir_case_that_cannot_fail_is_not_applicable():
+    up = pair_case("dir", "a", ["b"], direction=Direction("positive", "up", tolerance=0.1))
+    v = judge_case(up, {"a": pred(0.05), "b": pred(0.0)})  # p(pos) 0.05 cannot fall by more than 0.1
+    assert not v.applicable and v.passed
+    assert judge_case(up, {"a": pred(0.3), "b": pred(0.25)}).applicable
+    down = pair_case("dir", "a", ["b"], direction=Direction("positive", "down", tolerance=0.1))
+    assert not judge_case(down, {"a": pred(0.95), "b": pred(1.0)}).applicable
+    polarity = pair_case("dir", "a", ["b"], direction=Direction("polarity", "up", tolerance=0.1))
+    assert judge_case(polarity, {"a": pred(0.0), "b": pred(0.0)}).applicable  # CheckList counts these

@@ -121,7 +121,7 @@ def test_cli_validate_exit_codes_and_no_traceback(tmp_path, repo_dir):
     assert ok.returncode == 0, ok.stderr
     res = subprocess.run([sys.executable, "-m", "s2lct.cli", "validate", str(good), str(bad)], capture_output=True, text=True)
     assert res.returncode == 2
-    assert res.stderr.strip().startswith(f"{bad}:3: unknown key 'colour'; check the spelling against specs/schema.json (valid keys: description, ")
+    assert res.stderr.strip().startswith(f"{bad}:3: unknown key 'colour'; check the spelling against specs/schema.json (valid keys: checklist, description, ")
     assert len(res.stderr.strip().splitlines()) == 1
     assert "Traceback" not in res.stderr
 
