@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import pytest
+
 from s2lct.atomic import sha256_file
 from s2lct.spec import load_specs, spec_hash
 from s2lct.suite import load_manifest, read_cases, suite_files
 
 
-def test_manifest_matches_specs_and_files(repo_dir):
-    suite = repo_dir / "generated"
+@pytest.mark.parametrize(("suite_dir", "specs_dir"), [("generated", "specs"), ("generated/checklist", "specs/checklist")])
+def test_manifest_matches_specs_and_files(repo_dir, suite_dir, specs_dir):
+    suite = repo_dir / suite_dir
     manifest = load_manifest(suite)
-    specs = {s.id: s for s in load_specs([repo_dir / "specs"])}
-    assert manifest["specs"] == {k: spec_hash(v) for k, v in specs.items()}, "specs changed: run `s2lct generate`"
+    specs = {s.id: s for s in load_specs([repo_dir / specs_dir])}
+    assert manifest["specs"] == {k: spec_hash(v) for k, v in specs.items()}, f"specs changed: run `s2lct generate --specs {specs_dir} --out {suite_dir}`"
     files = suite_files(suite)
     assert sorted(files) == sorted(specs)
     for cap, path in files.items():
@@ -21,6 +24,8 @@ def test_manifest_matches_specs_and_files(repo_dir):
         assert len(cases) == info["cases"]
         assert sum(c.expansion is not None for c in cases) == info["expansion_cases"]
         assert all(set(c.expected) <= set(specs[cap].expected_labels) for c in cases)
+        assert all(c.test_type == (specs[cap].test.type if specs[cap].test else "mft") for c in cases)
+        assert all(p != c.text for c in cases for p in c.perturbed), "a generated pair never repeats its original"
 
 
 def test_committed_suite_is_expanded_and_small(repo_dir):
