@@ -83,8 +83,11 @@ def main() -> int:
                 if args.summarise_only and not (run_dir / "accounting.json").is_file():
                     continue
                 print(f"[{cap} {method} seed {seed}]", file=sys.stderr, flush=True)
-                res = retrain(args.model, cap, out=run_dir, suite=args.suite, method=method, seed=seed, protocol="beluga",
-                              max_eval_cases=args.max_eval_cases, resume=True)
+                if args.summarise_only:  # the finished run's record: no model loaded, valid after the suite changed
+                    res = json.loads((run_dir / "accounting.json").read_text())
+                else:
+                    res = retrain(args.model, cap, out=run_dir, suite=args.suite, method=method, seed=seed, protocol="beluga",
+                                  max_eval_cases=args.max_eval_cases, resume=True)
                 table.setdefault(cap, {}).setdefault(method, []).append(summarise(res, run_dir))
     (out / "summary.json").parent.mkdir(parents=True, exist_ok=True)
     (out / "summary.json").write_text(json.dumps(table, indent=1))
