@@ -25,7 +25,7 @@ from s2lct.constants import GENERATION_VERSION, __version__
 from s2lct.corpus.annotate import load_annotated_corpus
 from s2lct.errors import S2LCTError
 from s2lct.expand.tally import ExpansionTally, expansion_off
-from s2lct.generate.cases import build_capability
+from s2lct.generate.cases import NO_SAMPLING, build_capability
 from s2lct.progress import ProgressFactory, no_progress
 from s2lct.spec import load_specs, spec_hash
 from s2lct.suggest import unknown_names
@@ -39,10 +39,6 @@ from s2lct.suite import (
     write_cases,
     write_manifest,
 )
-
-
-#: ``max_cases`` that keeps every candidate case (INV/DIR capabilities sample after perturbing)
-NO_SAMPLING = 2**62
 
 
 @dataclass

@@ -152,6 +152,11 @@ def spread_sample(keys: list[tuple[int, int, int, int]], limit: int, rng: random
     return sorted(key for _, _, key in sorted(ranked)[:limit])
 
 
+#: ``max_cases`` for :func:`build_capability` that keeps every candidate case (``None`` means the
+#: spec's own limit): INV/DIR capabilities sample after perturbing, among the cases it applies to
+NO_SAMPLING = 2**62
+
+
 def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], seed: int, max_cases: int | None = None) -> CapabilityResult:
     """Search seeds and apply the templates; sample at most ``max_cases`` cases (spec value if None)."""
     found, removed = search_pools_counted(spec, corpus)

@@ -36,7 +36,8 @@ def apply_test(result: CapabilityResult, seed: int, limit: int | None = None) ->
         done, nothing = perturb_all(test.perturbation, [c.text for c in part], seed=f"{seed}:{spec.id}:{tried}")
         tried += len(part)
         skipped += len(nothing)
-        kept = [c for i, c in enumerate(part) if i not in set(nothing)]
+        skipped_here = set(nothing)
+        kept = [c for i, c in enumerate(part) if i not in skipped_here]
         for c, p in zip(kept, done, strict=True):
             assert p.original == c.text and p.text != c.text
             pairs.append(Case(

@@ -24,7 +24,6 @@ per-test case counts equal the export's.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import json
 import os
 import shutil
@@ -34,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from s2lct.atomic import sha256_file
 from s2lct.errors import S2LCTError
 from s2lct.suite import SUITE_FORMAT_VERSION, Case, Direction, Fragment, case_id, write_cases, write_manifest
 
@@ -161,10 +161,9 @@ def convert(doc: Mapping[str, Any], where: str) -> list[tuple[ImportedTest, list
 
 
 def _markers(test: ImportedTest) -> list[str]:
-    import re
+    from s2lct.run.runner import marker_name
 
-    cap = re.sub(r"[^a-z0-9]+", "_", test.checklist_capability.lower()).strip("_")
-    return ["checklist", test.test_type] + ([cap] if cap and cap[0].isalpha() else [])
+    return ["checklist", test.test_type] + ([marker_name(test.checklist_capability)] if test.checklist_capability.strip() else [])
 
 
 def import_checklist(path: str | Path, out: str | Path, overwrite: bool = False) -> list[ImportedTest]:
@@ -186,7 +185,7 @@ def import_checklist(path: str | Path, out: str | Path, overwrite: bool = False)
             write_cases(staging / name, cases)
             caps[summary.capability] = {
                 "name": summary.name, "markers": _markers(summary), "file": name,
-                "sha256": hashlib.sha256((staging / name).read_bytes()).hexdigest(),
+                "sha256": sha256_file(staging / name),
                 "cases": len(cases), "seed_cases": len(cases), "expansion_cases": 0, "test_type": summary.test_type,
                 # CheckList's own perturbations sometimes change nothing: such cases pass whatever the model does
                 **({"unperturbed_cases": n} if (n := sum(all(p == c.text for p in c.perturbed) for c in cases if c.perturbed)) else {}),
@@ -195,7 +194,7 @@ def import_checklist(path: str | Path, out: str | Path, overwrite: bool = False)
             }
         write_manifest(staging, {
             "format_version": SUITE_FORMAT_VERSION, "tool_version": __version__, "imported_from": "checklist",
-            "source": {"file": path.name, "sha256": hashlib.sha256(path.read_bytes()).hexdigest(), "origin": doc.get("source")},
+            "source": {"file": path.name, "sha256": sha256_file(path), "origin": doc.get("source")},
             "capabilities": caps, "expanded": False,
         })
         if out.exists():

@@ -181,12 +181,16 @@ def build_report(
     return ModelReport(model, identity, ordered, total, failing, suite, band)
 
 
+def _first_failing_perturbed(o: CaseOutcome) -> PerturbedOutcome | None:
+    return next((p for p in o.perturbed if not p.passed), None)
+
+
 def shown_text(o: CaseOutcome) -> str:
     """What a report's text column shows: the text, or for INV/DIR the original and the first
     perturbed text that failed (both are in the JSON report)."""
     if o.test_type == "mft":
         return o.text
-    bad = next((p for p in o.perturbed if not p.passed), o.perturbed[0] if o.perturbed else None)
+    bad = _first_failing_perturbed(o) or (o.perturbed[0] if o.perturbed else None)
     return o.text if bad is None else f"{o.text} → {bad.text}"
 
 
@@ -198,7 +202,7 @@ def shown_predicted(o: CaseOutcome) -> str:
     """The predicted label, or for INV/DIR the original's and the failing perturbed text's."""
     if o.test_type == "mft":
         return o.predicted
-    bad = next((p for p in o.perturbed if not p.passed), None)
+    bad = _first_failing_perturbed(o)
     return o.predicted if bad is None else f"{o.predicted} → {bad.predicted} (Δp {bad.change:+.3f})"
 
 

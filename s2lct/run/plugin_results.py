@@ -66,7 +66,7 @@ class SessionResults:
 
         reports = self.build_reports()
         try:
-            self.gate = gate_results(reports, self.state.suite_dir, self.config.getoption("s2lct_min_pass_rate"))
+            self.gate = gate_results(reports, self.state.selection.manifest, self.config.getoption("s2lct_min_pass_rate"))
         except S2LCTError as exc:
             self.gate = []
             tr = self.config.pluginmanager.get_plugin("terminalreporter")

@@ -269,7 +269,8 @@ def run_command(
         if report_path is not None:
             write_report(report_path, reports)
             err.print(f"wrote {report_path}", markup=False)
-        gate = gate_results(reports, suite, min_pass_rate)
+        manifest = load_manifest(suite) if (Path(suite) / MANIFEST_NAME).is_file() else {}
+        gate = gate_results(reports, manifest, min_pass_rate)
     except S2LCTError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return exc.exit_code
@@ -280,11 +281,10 @@ def run_command(
     return GATE_FAILED_EXIT if any(not g.ok for g in gate) else 0
 
 
-def gate_results(reports: Sequence[Any], suite: str | Path, min_pass_rate: str | None) -> list:
-    """The CI gate's verdict per model and gated capability (empty: nothing is gated)."""
+def gate_results(reports: Sequence[Any], manifest: Mapping[str, Any], min_pass_rate: str | None) -> list:
+    """The CI gate's verdict per model and gated capability (empty: nothing is gated); ``manifest``
+    is the suite's (the specs' minimums), as the caller already read it."""
     from s2lct.run.gate import evaluate, gate_from_settings
 
-    suite = Path(suite)
-    manifest = load_manifest(suite) if (suite / MANIFEST_NAME).is_file() else {}
     caps = sorted({c.id for r in reports for c in r.capabilities}, key=natural_key)
     return evaluate(list(reports), gate_from_settings(min_pass_rate, manifest, caps))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from s2lct.errors import SpecError
-from s2lct.generate.cases import build_capability
+from s2lct.generate.cases import NO_SAMPLING, build_capability
 from s2lct.generate.perturbed import apply_test
 from s2lct.perturb.base import apply_changes
 from s2lct.spec import load_spec
@@ -57,7 +57,7 @@ def test_bad_test_section_is_one_line_with_file_and_line(tmp_path, old, new, lin
 
 def test_inv_pairs_from_real_seeds_change_only_what_the_perturbation_says(tmp_path, corpus):
     spec, _ = _spec(tmp_path)
-    result = build_capability(spec, corpus, seed=0, max_cases=2**62)
+    result = build_capability(spec, corpus, seed=0, max_cases=NO_SAMPLING)
     seeds = {c.text for c in result.cases}
     apply_test(result, seed=0, limit=40)
     assert len(result.cases) == 40
@@ -74,7 +74,7 @@ def test_pairs_are_the_same_for_the_same_seed(tmp_path, corpus):
     spec, _ = _spec(tmp_path)
     runs = []
     for _ in range(2):
-        result = build_capability(spec, corpus, seed=3, max_cases=2**62)
+        result = build_capability(spec, corpus, seed=3, max_cases=NO_SAMPLING)
         apply_test(result, seed=3, limit=25)
         runs.append([(c.id, c.perturbed) for c in result.cases])
     assert runs[0] == runs[1]
@@ -83,7 +83,7 @@ def test_pairs_are_the_same_for_the_same_seed(tmp_path, corpus):
 def test_dir_capability_skips_seeds_with_nothing_to_change_and_counts_them(tmp_path, corpus):
     text = SPEC.replace("type: inv\n  perturbation: typo", "type: dir\n  perturbation: intensifiers\n  tolerance: 0.1\n  unless_original: [neutral]")
     spec, _ = _spec(tmp_path, text)
-    result = build_capability(spec, corpus, seed=0, max_cases=2**62)
+    result = build_capability(spec, corpus, seed=0, max_cases=NO_SAMPLING)
     by_text = {c.text for c in result.cases}
     apply_test(result, seed=0, limit=30)
     info = result.extra["perturbation"]
