@@ -156,14 +156,14 @@ def load_annotated_corpus(
     spacy_key = [tagger_name, library_version("spacy")]
 
     def compute_sentences() -> list[list[Any]]:
-        return [[list(s.tokens), s.text, s.label, s.split, s.index, s.fine_label, s.phrase_labels, s.phrase_longest]
+        return [[list(s.tokens), s.text, s.label, s.split, s.index, s.fine_label, s.phrase_labels, s.phrase_longest, s.phrase_first_end]
                 for s in load_sst(settings.data_root)]
 
     rows, _ = cached_json(settings.cache_dir, "corpus", ["sst", *text_code, *data_key], compute_sentences)
     sentences = [
         Sentence(tuple(t), text, label, split, idx, "sst", fine, tuple(phrases) if phrases is not None else None,  # type: ignore[arg-type]
-                 tuple(longest) if longest is not None else None)  # type: ignore[arg-type]
-        for t, text, label, split, idx, fine, phrases, longest in rows
+                 tuple(longest) if longest is not None else None, tuple(first_end) if first_end is not None else None)  # type: ignore[arg-type]
+        for t, text, label, split, idx, fine, phrases, longest, first_end in rows
     ]
 
     def compute_tags() -> dict[str, Any]:

@@ -11,7 +11,14 @@ female empowerment movie, although not in a way anyone would expect", "a nearly 
 film is way too indulgent") reads as broken English after "that" and after "Would I call it"
 alike, so it counts as a fragment, which no embedding frame takes. A clause that ends in a question
 mark is a *question* ("Wow, so who knew Charles Dickens could be so light-hearted?"): after "I feel
-that" it is not English either. spaCy already
+that" it is not English either, and nor is a question without one ("Boy, has this franchise ever
+run out of gas."). Two more forms have a subject and a finite verb and still cannot follow "that"
+(issue 23's blind read): an *exclamation* ("What a bewilderingly brilliant movie this is.", one
+opened by an interjection: "Look, this is a terrific flick", "Wow, ...") and an *imperative*
+("Leave these Flowers unpicked -- they're dead on the vine.", "Imagine O. Henry's The Gift of the
+Magi relocated to ..."). A superlative subject before a past participle that the tagger took for a
+past verb ("Undoubtedly the scariest movie ever made about tattoos.") is a noun phrase, so a
+fragment. spaCy already
 tags the corpus, so its parser is the cheapest parse we have; the constituency parser of stage 3
 (``s2lct.expand.parsing``) is not used here because generation must not import expansion.
 """
@@ -25,13 +32,13 @@ from typing import Any, Literal
 
 from s2lct.corpus.spacy_pipeline import load_pipeline
 
-Shape = Literal["clause", "question", "noun_phrase", "fragment", "sentences"]
-SHAPES: tuple[str, ...] = ("clause", "question", "noun_phrase", "fragment", "sentences")
+Shape = Literal["clause", "question", "exclamation", "imperative", "noun_phrase", "fragment", "sentences"]
+SHAPES: tuple[str, ...] = ("clause", "question", "exclamation", "imperative", "noun_phrase", "fragment", "sentences")
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser")
 # bumped when the shape rules below change, so cached shapes are recomputed
-SHAPE_RULES_VERSION = "5"  # 5: tense, clauses, finite verbs and subject (issue 23)
+SHAPE_RULES_VERSION = "7"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23)
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _AUX_DEPS = frozenset({"aux", "auxpass"})
 #: dependents of the root that a spaCy parse gives a leading noun phrase it cannot attach
@@ -52,6 +59,93 @@ def _leading_noun_phrase(children: Sequence[tuple]) -> bool:
         dep in _LOOSE_NOUN_DEPS and tag in _NOUN_TAGS and pos < first_subject and size >= LOOSE_NP_MIN_WORDS
         for dep, tag, pos, size in located
     )
+
+
+#: what a frame drops from the start of a seed before embedding it ("And ...", "Yes, ...", "... ");
+#: ``s2lct.generate.transforms.strip_leading_conjunction``
+LEADING_CONJUNCTIONS = frozenset({"and", "but", "or", "so", "yet", "nor", "plus"})
+#: discourse words that open a seed only when a comma follows ("Yes, ...", "Well, ...")
+LEADING_INTERJECTIONS = frozenset({"yes", "no", "well", "oh", "ok", "okay", "sure", "alas", "still", "now"})
+LEADING_PUNCT = frozenset({"...", "..", "--", "-", ",", ";", ":"})
+#: a clause opened by one of these and attached to the root is subordinate: no main clause follows
+SUBORDINATORS = frozenset({"when", "if", "because", "although", "though", "while", "since", "unless", "whereas", "once", "whenever"})
+#: words that open an exclamation when a comma follows ("Look, ...", "Boy, ..."); spaCy tags some
+#: of them as verbs or nouns, so the tag alone does not find them
+INTERJECTIONS = frozenset({"look", "listen", "boy", "man", "wow", "hey", "ah", "gosh", "god", "jeez", "whoa", "please", "say"})
+
+
+def opening_dropped(words: Sequence[str]) -> int:
+    """How many words at the start a frame drops: conjunctions, "..." and an interjection with its comma."""
+    n = 0
+    while n < len(words) - 1:
+        word = words[n].lower()
+        if words[n] in LEADING_PUNCT or word in LEADING_CONJUNCTIONS:
+            n += 1
+        elif word in LEADING_INTERJECTIONS and words[n + 1] == ",":
+            n += 2
+        else:
+            break
+    return n if n < len(words) else 0
+
+
+def mood_of(doc: Any) -> Shape | None:
+    """The form of a parsed clause when it is not a plain statement (spaCy ``Doc``): "question"
+    (finite verb or auxiliary before the root's subject), "exclamation", "imperative", "fragment"
+    (a subordinate clause alone, or a noun phrase the parser read as a clause), or None."""
+    rest = doc[opening_dropped([t.text for t in doc]) :]  # what the frame will embed
+    words = [t for t in rest if not t.is_punct]
+    if not words:
+        return None
+    first = words[0]
+    low = first.text.lower()
+    if any(t.dep_ == "intj" or t.tag_ == "UH" for t in rest) or (
+        low in INTERJECTIONS and first.i + 1 < len(doc) and doc[first.i + 1].text == ","
+    ):
+        return "exclamation"
+    if low in ("what", "how") and len(words) > 1 and words[1].tag_ in ("DT", "JJ", "JJR", "RB"):
+        return "exclamation"  # "What a ... this is", "How good it is"
+    if first.tag_ == "VB" and not any(c.dep_ in SUBJECT_DEPS or c.dep_ in _AUX_DEPS for c in first.children):
+        return "imperative"  # "Leave these Flowers unpicked -- ..."
+    if first.tag_ == "NNP" and first.text[:1].isupper() and _only_a_verb(low):
+        return "imperative"  # "Imagine" tagged as a name
+    if low in SUBORDINATORS and first.head.dep_ == "ROOT" and first.dep_ in ("advmod", "mark"):
+        return "fragment"  # "When Leguizamo finally plugged an irritating character late in the movie."
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if len(roots) == 1:
+        return _misparsed_clause(doc, roots[0], first)
+    return None
+
+
+def _misparsed_clause(doc: Any, root: Any, first: Any) -> Shape | None:
+    """A clause by its dependencies that a reader does not take for one: an inverted question, or
+    a noun phrase whose relative clause or participle the parser made the main verb."""
+    subjects = [c for c in root.children if c.dep_ in SUBJECT_DEPS]
+    if not subjects:
+        return None
+    auxes = [c.i for c in root.children if c.dep_ in _AUX_DEPS and c.tag_ in FINITE_TAGS]
+    if (auxes and min(auxes) < subjects[0].i) or (root.i == first.i and root.tag_ in FINITE_TAGS):
+        return "question"  # "Has this franchise ever run out of gas.", "Has the capability of ..."
+    if len(subjects) > 1:
+        return "fragment"  # "An engrossing portrait of a man whose engaging manner ... made him ...": two subjects
+    subject = subjects[0]
+    relative = [c for c in subject.children if c.dep_ == "relcl" and c.i < root.i]
+    gap = doc[relative[-1].i + 1 : root.i] if relative else ()
+    if len(gap) and all(t.is_punct or t.tag_ == "CC" for t in gap) and root.tag_ == relative[-1].tag_:
+        return "fragment"  # "A grittily beautiful film that looks, sounds, and feels ...": the root is the relative's
+    if root.tag_ == "VBD" and not any(c.dep_ == "dobj" for c in root.children):
+        if any(c.tag_ == "JJS" or (c.tag_ == "JJ" and any(g.tag_ == "RBS" for g in c.children)) for c in subject.children):
+            return "fragment"  # "the scariest movie ever made about tattoos"
+        if subject.tag_ == "NN" and not any(c.dep_ in ("det", "poss", "nummod") for c in subject.children):
+            return "fragment"  # "Hypnotically dull, ... wail pitched to the cadence of ...": a bare noun before a participle
+    return None
+
+
+@functools.cache
+def _only_a_verb(word: str) -> bool:
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word)
+    return set(lemmas) == {"VERB"}
 
 
 def shape_of(roots: Sequence[tuple[str, str, Sequence[tuple]]], asks: bool = False) -> Shape:
@@ -89,16 +183,17 @@ class SeedSyntax:
     clauses: int = 0  # finite clauses with a subject: the root's and those under CLAUSE_DEPS, recursively
     finite: tuple[int, ...] = ()  # token positions of those clauses' finite verbs, the root's first
     subject: str | None = None  # the root's subject, its head word lower-cased ("film", "it")
+    predicate: int | None = None  # position of the first word after the root's subject (and all before it); None: no subject
 
     def to_json(self) -> list[Any]:
-        return [self.shape, self.tense, self.clauses, list(self.finite), self.subject]
+        return [self.shape, self.tense, self.clauses, list(self.finite), self.subject, self.predicate]
 
     @classmethod
     def from_json(cls, row: Any) -> SeedSyntax:
         if isinstance(row, str):  # a bare shape
             return cls(row)  # type: ignore[arg-type]
-        shape, tense, clauses, finite, subject = row
-        return cls(shape, tense, clauses, tuple(finite), subject)
+        shape, tense, clauses, finite, subject, predicate = row
+        return cls(shape, tense, clauses, tuple(finite), subject, predicate)
 
 
 def _finite_of(tok: Any) -> Any | None:
@@ -126,8 +221,33 @@ def syntax_of(doc: Any, shape: Shape) -> SeedSyntax:
     root = roots[0] if roots else None
     root_verb = _finite_of(root) if root is not None else None
     tense = _TENSE_OF_TAG[root_verb.tag_] if root_verb is not None else None
-    subject = next((c.text.lower() for c in root.children if c.dep_ in SUBJECT_DEPS), None) if root is not None else None
-    return SeedSyntax(shape, tense, len(finite), tuple(finite), subject)  # type: ignore[arg-type]
+    head = next((c for c in root.children if c.dep_ in SUBJECT_DEPS), None) if root is not None else None
+    subject = head.text.lower() if head is not None else None
+    if subject == "it" and _extraposed(root):
+        subject = None  # "it's hard to imagine acting that could be any flatter": "it" is not the film
+    predicate = head.right_edge.i + 1 if head is not None else None
+    return SeedSyntax(shape, tense, len(finite), tuple(finite), subject, predicate)  # type: ignore[arg-type]
+
+
+_COPULAS = frozenset({"is", "'s", "was", "be", "seems", "seemed", "appears", "appeared"})
+
+
+def _extraposed(root: Any) -> bool:
+    """The root's "it" stands for a clause after it ("it's spooky how Lillard channels the
+    Shagster", "it's hard to imagine acting that ...", "it seems that ..."), not for a thing; "it's
+    hard to watch" (nothing after "watch": "it" is what is watched) keeps its subject."""
+    if root.text.lower() not in _COPULAS:
+        return False
+    heads = [root, *(c for c in root.children if c.dep_ in ("acomp", "attr"))]
+    for head in heads:
+        for c in head.children:
+            if c.i < root.i:
+                continue
+            if c.dep_ in ("ccomp", "csubj"):
+                return True
+            if c.dep_ == "xcomp" and any(g.dep_ in ("dobj", "ccomp", "nsubj") for g in c.children):
+                return True
+    return False
 
 
 class ShapeParser:
@@ -155,7 +275,10 @@ class ShapeParser:
                 for t in doc
                 if t.dep_ == "ROOT"
             ]
-            out.append(syntax_of(doc, shape_of(roots, asks=_ends_with_question_mark([t.text for t in doc]))))
+            shape = shape_of(roots, asks=_ends_with_question_mark([t.text for t in doc]))
+            if shape == "clause":
+                shape = mood_of(doc) or shape
+            out.append(syntax_of(doc, shape))
         return out
 
 

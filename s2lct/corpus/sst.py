@@ -45,6 +45,9 @@ class Sentence:
     phrase_labels: tuple[int, int, int, int, int] | None = None
     # the longest sub-phrase, in words, that carries each fine label 0..4 (0: none); None as above
     phrase_longest: tuple[int, int, int, int, int] | None = None
+    # per fine label 0..4, where the earliest-ending sub-phrase with that label ends (its last word's
+    # position + 1; 0: none): a phrase that ends before the predicate lies in the subject; None as above
+    phrase_first_end: tuple[int, int, int, int, int] | None = None
 
 
 def sst_label(fine: int) -> str:
@@ -100,6 +103,26 @@ def phrase_label_longest(line: str) -> tuple[int, int, int, int, int]:
     return longest[0], longest[1], longest[2], longest[3], longest[4]
 
 
+def phrase_label_first_end(line: str) -> tuple[int, int, int, int, int]:
+    """Per fine label (0..4), the end (last leaf's position + 1) of the sub-phrase with that label
+    that ends first, the root excluded; 0 where no sub-phrase has it. "(1 (1 (2 this) (1 dreck)) (1
+    (2 is) (1 bad)))": label 1 ends first at 2 ("dreck"), inside the subject."""
+    first = [0] * 5
+    stack: list[list[int]] = []  # [label, start leaf]
+    leaves = 0
+    for m in re.finditer(r"\((\d) |\)|[^()\s]+", line):
+        tok = m.group(0)
+        if tok.startswith("("):
+            stack.append([int(m.group(1)), leaves])
+        elif tok == ")":
+            label, _start = stack.pop()
+            if stack and not first[label]:  # not the root; phrases close in order of their ends
+                first[label] = leaves
+        elif stack:
+            leaves += 1
+    return first[0], first[1], first[2], first[3], first[4]
+
+
 def sst_files(data_root: Path) -> dict[str, Path]:
     folder = Path(data_root) / "sst" / "trees"
     files = {split: folder / f"{split}.txt" for split in SST_SPLITS}
@@ -124,7 +147,8 @@ def load_sst(data_root: Path, splits: Sequence[str] | None = None) -> list[Sente
                 except ValueError as exc:
                     raise S2LCTError(f"{path}:{index + 1}: {exc}; expected a PTB tree like (3 (2 The) (3 film))") from None
                 phrases = phrase_label_counts(line)
-                out.append(Sentence(tokens, detokenize(tokens), sst_label(fine), split, index, "sst", fine, phrases, phrase_label_longest(line)))
+                out.append(Sentence(tokens, detokenize(tokens), sst_label(fine), split, index, "sst", fine, phrases,
+                                    phrase_label_longest(line), phrase_label_first_end(line)))
     return out
 
 

@@ -155,15 +155,22 @@ def _as_seed(original: AnnotatedSentence, tokens: tuple[str, ...], info: tuple[A
     """The expanded sentence with the original seed's label, provenance, phrase labels and shape.
 
     The fill-ins are pure neutral words inserted under the seed's own productions, so the seed's
-    phrase labels and clause shape stand for the expanded sentence's.
+    phrase labels and clause shape stand for the expanded sentence's; positions (finite verbs, the
+    predicate's start, phrase ends) move right by the words inserted before them.
     """
     s = original.sentence
     tags, classes, words, n_words = info
+    where = _positions_in(original.tokens, tokens)
+
+    def moved(end: int) -> int:  # an end (one past a word) follows its last word
+        return where[end - 1] + 1 if end else 0
+
     syntax = original.syntax
-    if syntax is not None and syntax.finite:  # the finite verbs move right by the words inserted before them
-        where = _positions_in(original.tokens, tokens)
-        syntax = dataclasses.replace(syntax, finite=tuple(where[i] for i in syntax.finite))
-    sentence = Sentence(tokens, detokenize(tokens), s.label, s.split, s.index, s.source, s.fine_label, s.phrase_labels, s.phrase_longest)
+    if syntax is not None:
+        predicate = moved(syntax.predicate) if syntax.predicate is not None else None
+        syntax = dataclasses.replace(syntax, finite=tuple(where[i] for i in syntax.finite), predicate=predicate)
+    first_end = tuple(moved(e) for e in s.phrase_first_end) if s.phrase_first_end is not None else None
+    sentence = Sentence(tokens, detokenize(tokens), s.label, s.split, s.index, s.source, s.fine_label, s.phrase_labels, s.phrase_longest, first_end)  # type: ignore[arg-type]
     return AnnotatedSentence(sentence, tags, classes, words, n_words, original.shape, original.first_keeps_capital, syntax)
 
 

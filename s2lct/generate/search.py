@@ -39,14 +39,16 @@ def root_margin(fine_label: int) -> float:
 
 #: per seed label, the fine phrase labels of the other side (a neutral seed has two)
 OPPOSITE_FINE = {"positive": (0, 1), "negative": (3, 4), "neutral": (0, 1, 3, 4)}
+#: per seed label, the fine phrase labels of its own side (a neutral seed: either side)
+OWN_FINE = {"positive": (3, 4), "negative": (0, 1), "neutral": (0, 1, 3, 4)}
 
 
 def fit_failures(fit: SeedFit, s: AnnotatedSentence) -> list[str]:
-    """Names of the person/tense/clauses/subject conditions of ``fit`` that ``s`` fails."""
+    """Names of the person/tense/clauses/subject/sentiment_in_predicate conditions of ``fit`` that ``s`` fails."""
     failed = []
     if fit.person is not None and not s.persons <= set(fit.person):
         failed.append("person")
-    if fit.tense is None and fit.clauses is None and fit.subject is None:
+    if fit.tense is None and fit.clauses is None and fit.subject is None and not fit.sentiment_in_predicate:
         return failed
     syntax = s.syntax
     if syntax is None:
@@ -57,7 +59,26 @@ def fit_failures(fit: SeedFit, s: AnnotatedSentence) -> list[str]:
         failed.append("clauses")
     if fit.subject is not None and (syntax.subject or "") not in {w.lower() for w in fit.subject}:
         failed.append("subject")
+    if fit.sentiment_in_predicate and polar_words_before_predicate(s):
+        failed.append("sentiment_in_predicate")
     return failed
+
+
+def polar_words_before_predicate(s: AnnotatedSentence) -> list[str]:
+    """The seed's sentiment in its main subject or before it, what a denial of the predicate leaves
+    standing: opinion words of the seed's polarity (Hu & Liu's lexicon), and a phrase the treebank
+    labels with the seed's polarity that ends there ("this overproduced piece of dreck", which the
+    lexicon does not know). A seed without a subject has no predicate to deny: all of it counts."""
+    from s2lct.corpus.opinion import opinion_words
+
+    positive, negative = opinion_words()
+    own = positive if s.label == "positive" else negative if s.label == "negative" else positive | negative
+    end = s.syntax.predicate if s.syntax is not None and s.syntax.predicate is not None else len(s.tokens)
+    found = [t for t in s.tokens[:end] if t.lower() in own]
+    first_end = s.sentence.phrase_first_end
+    if first_end is not None:
+        found.extend(f"{s.tokens[e - 1]} (phrase {f})" for f in OWN_FINE[s.label] if 0 < (e := first_end[f]) <= end)
+    return found
 
 
 def opinion_lexicon_disagrees(s: AnnotatedSentence) -> bool:
@@ -131,10 +152,13 @@ def _matches_base(rule: SearchRule, s: AnnotatedSentence) -> bool:
         return False
     if rule.contains is not None and not _compile(rule.contains, "contains").search(s.text):
         return False
-    if rule.token_pattern is not None:
+    if rule.token_pattern is not None or rule.exclude_pattern is not None:
         from s2lct.generate.patterns import contains_match
 
-        return contains_match(rule.token_pattern, s.tokens, s.tags)
+        if rule.token_pattern is not None and not contains_match(rule.token_pattern, s.tokens, s.tags):
+            return False
+        if rule.exclude_pattern is not None and contains_match(rule.exclude_pattern, s.tokens, s.tags):
+            return False
     return True
 
 

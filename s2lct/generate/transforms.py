@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from s2lct.corpus.shape import opening_dropped
 from s2lct.suite import Fragment
 from s2lct.text import detokenize, keeps_capital
 
@@ -102,15 +103,27 @@ ALREADY_PAST = frozenset({"VBD"})
 _KEEP_MODALS = frozenset({"would", "could", "might", "should", "must", "ought", "need"})
 
 
+_PRESENT_MODALS = frozenset({"can", "ca", "will", "wo", "may", "shall"})
+
+
+def _present(word: str, tag: str) -> bool:
+    return tag in ("VBZ", "VBP") or (tag == "MD" and word.lower() in _PRESENT_MODALS)
+
+
 def backshift(v: Variant) -> list[Variant]:
     """Present main verbs → past, so the seed reads after a past frame ("I used to think that the
     story is pathetic" → "... the story was pathetic"). Only the finite verbs of the seed's main
     clauses change, one token each; "would", "could", "must" and past verbs stay. A lexical verb
-    takes its past form from lemminflect ("works" → "worked")."""
+    takes its past form from lemminflect ("works" → "worked"). A seed with a present verb elsewhere
+    (a relative or complement clause: "a vastness that is breathtaking") is refused: the frame
+    would leave it present, and a reader hears the clash (issue 23)."""
     if not v.finite:
         raise TransformError("no finite main verb to backshift")
     toks = list(v.tokens)
     tags = list(v.tags)
+    left = [toks[i] for i in range(len(toks)) if i not in v.finite and _present(toks[i], tags[i])]
+    if left:  # "there was a vastness that *is* breathtaking": a present verb the frame leaves behind
+        raise TransformError(f"present verb {left[0]!r} outside the main clauses would stay present after a past frame")
     for i in v.finite:
         word, tag = toks[i], tags[i]
         low = word.lower()
@@ -118,6 +131,9 @@ def backshift(v: Variant) -> list[Variant]:
             continue
         if low == "'s" and i + 1 < len(toks) and toks[i + 1].lower() == "been":
             new = "had"  # "it's been done" is "it has been done": "it had been done", not "it was been done"
+        elif low == "'s" and i + 1 < len(toks) and tags[i + 1] == "VBN":
+            # "it's lost the politics" is "has lost", "it's made by" is "is made": the clitic does not say which
+            raise TransformError(f"{word!r} before the participle {toks[i + 1]!r} may be 'has' or 'is'")
         elif low in BACKSHIFT and (low != "'s" or tag == "VBZ"):
             new = BACKSHIFT[low]
         elif tag in ("VBZ", "VBP") and low not in BACKSHIFT and not low.startswith("'"):
@@ -135,27 +151,14 @@ def backshift(v: Variant) -> list[Variant]:
     return [Variant(tuple(toks), tuple(tags), _join_name(v.name, "backshift"), v.first_keeps_capital)]
 
 
-LEADING_CONJUNCTIONS = frozenset({"and", "but", "or", "so", "yet", "nor", "plus"})
-# discourse words that open a seed only when a comma follows ("Yes, ...", "Well, ...")
-LEADING_INTERJECTIONS = frozenset({"yes", "no", "well", "oh", "ok", "okay", "sure", "alas", "still", "now"})
-LEADING_PUNCT = frozenset({"...", "..", "--", "-", ",", ";", ":"})
-
-
 def strip_leading_conjunction(v: Variant) -> list[Variant]:
     """Drop an opening "And"/"But"/"So", "Yes,"/"Well," or "..." from a seed embedded after "that".
 
     Embedded, they read "I think that and the finale ..." or "Do I agree that yes, ...".
     """
-    n, toks = 0, v.tokens
-    while n < len(toks) - 1:
-        word = toks[n].lower()
-        if toks[n] in LEADING_PUNCT or word in LEADING_CONJUNCTIONS:
-            n += 1
-        elif word in LEADING_INTERJECTIONS and toks[n + 1] == ",":
-            n += 2
-        else:
-            break
-    if n == 0 or n >= len(toks):
+    toks = v.tokens
+    n = opening_dropped(toks)
+    if n == 0:
         return [v]
     return [Variant(toks[n:], v.tags[n:], v.name)]
 

@@ -27,7 +27,7 @@ Person = Literal["first", "second", "third"]
 Tense = Literal["present", "past", "modal"]
 #: second opinions on a seed's label, besides the treebank's (docs/specs.md, "Seed quality")
 SecondOpinion = Literal["opinion_lexicon"]
-Shape = Literal["clause", "question", "noun_phrase", "fragment", "sentences"]
+Shape = Literal["clause", "question", "exclamation", "imperative", "noun_phrase", "fragment", "sentences"]
 PhraseLabel = Literal["very negative", "negative", "neutral", "positive", "very positive"]
 # SST's fine labels, in order 0..4
 PHRASE_LABELS: tuple[str, ...] = ("very negative", "negative", "neutral", "positive", "very positive")
@@ -180,6 +180,15 @@ class SeedFit(_Strict):
     subject: list[str] | None = Field(
         default=None, min_length=1, description="the head word of the seed's main subject must be one of these (case-insensitive), e.g. [it, film, movie]"
     )
+    sentiment_in_predicate: bool | None = Field(
+        default=None,
+        description=(
+            "true: none of the seed's sentiment in the main clause's subject or before it (no opinion word of the seed's "
+            "polarity in Hu & Liu's lexicon, no phrase the treebank labels with it ending there), so a frame that denies "
+            "the predicate denies all of the sentiment ('Do I agree that this overproduced piece of dreck is shockingly "
+            "bad? No.' leaves the dreck standing)"
+        ),
+    )
 
 
 def unmeetable(accepts: SeedFit, rule: SeedFit) -> str | None:
@@ -217,8 +226,10 @@ class SearchRule(SeedFit):
     shape: list[Shape] | None = Field(
         default=None,
         description=(
-            "allowed seed shapes from a dependency parse: clause (one sentence whose root has a subject), "
-            "question (the same, ending in a question mark), "
+            "allowed seed shapes from a dependency parse: clause (one statement whose root has a subject and a finite verb), "
+            "question (the same, ending in a question mark or with the auxiliary before the subject), "
+            "exclamation (opened by 'what a'/'how' + adjective or an interjection: 'Look, ...'), "
+            "imperative (opened by a verb in its base form: 'Leave these Flowers unpicked'), "
             "noun_phrase (one root, a noun, no subject), fragment (any other single root without a subject, "
             "e.g. a verb phrase), sentences (more than one root)"
         ),
@@ -232,9 +243,13 @@ class SearchRule(SeedFit):
         ),
     )
     token_pattern: TokenPattern | None = Field(default=None, description="spaCy Matcher token pattern that must match somewhere in the sentence, e.g. [{LOWER: very}, {POS: ADJ}]")
+    exclude_pattern: TokenPattern | None = Field(
+        default=None,
+        description="spaCy Matcher token pattern that must match nowhere in the sentence, e.g. [{TAG: {IN: [NNP, NNPS]}}]: no proper noun",
+    )
 
     _regex = field_validator("start", "end", "contains")(classmethod(lambda cls, v, info: _check_regex(v, info.field_name)))
-    _pattern = field_validator("token_pattern")(classmethod(lambda cls, v: _check_token_pattern(v)))
+    _pattern = field_validator("token_pattern", "exclude_pattern")(classmethod(lambda cls, v: _check_token_pattern(v)))
 
     def labels(self) -> tuple[str, ...]:
         if self.label is None:

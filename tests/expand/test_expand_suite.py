@@ -294,3 +294,25 @@ def test_slot_kind_engine_caps_any_one_word_over_the_suite(corpus, specs):
     assert got and max(got.count(w) for w in set(got)) <= max(1, int(0.15 * len(got)))
     assert info["tallies"]["LC2"].word_cap == before - len(got) > 0
     assert info["tallies"]["LC2"].expansions == len(got)
+
+
+def test_an_expanded_seed_keeps_its_subject_and_phrases_where_they_moved():
+    """Words inserted before the predicate move its start and the phrase ends with it, so a frame's
+    ``sentiment_in_predicate`` judges the expanded sentence as it judged the seed (issue 23)."""
+    from s2lct.corpus.annotate import annotate
+    from s2lct.corpus.polarity import get_polarity
+    from s2lct.corpus.shape import SeedSyntax
+    from s2lct.corpus.sst import Sentence, parse_sst_line, phrase_label_counts, phrase_label_first_end, phrase_label_longest
+    from s2lct.expand.suite_expansion import _as_seed
+    from s2lct.generate.search import polar_words_before_predicate
+    from s2lct.text import detokenize
+
+    tree = "(1 (2 (2 the) (2 story)) (1 (2 is) (1 dull)))"  # "dull" (label 1) ends at 4, the predicate starts at 2
+    fine, tokens = parse_sst_line(tree)
+    sentence = Sentence(tokens, detokenize(tokens), "negative", "t", 0, "sst", fine, phrase_label_counts(tree), phrase_label_longest(tree), phrase_label_first_end(tree))
+    seed = annotate(sentence, ["DT", "NN", "VBZ", "JJ"], get_polarity(), "clause", None, SeedSyntax("clause", "present", 1, (2,), "story", 2))
+    expanded = ("the", "whole", "story", "is", "very", "dull")
+    exp = _as_seed(seed, expanded, (("DT", "JJ", "NN", "VBZ", "RB", "JJ"), seed.word_classes, seed.words, 6))
+    assert exp.syntax.finite == (3,) and exp.syntax.predicate == 3
+    assert exp.sentence.phrase_first_end[1] == 6  # "dull" moved from 4 to 6
+    assert polar_words_before_predicate(seed) == [] and polar_words_before_predicate(exp) == []

@@ -69,6 +69,8 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("the story", "DT NN", {1: ("its", "PRP$")}, "determiner_stack"),
         ("it is ever so slight", "PRP VBZ RB RB JJ", {3: ("ever", "RB")}, "repeat"),
         ("a film", "DT NN", {1: ("entertaining", "JJ")}, "article"),
+        # the blind read's "the courage of its convictions and [so] excellent performances" (issue 23)
+        ("and excellent performances", "CC JJ NNS", {1: ("so", "RB")}, "predicative_degree"),
     ],
 )
 def test_function_words_bad(seed, tags, fills, rule):
@@ -85,6 +87,9 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("an film", "DT NN", {1: ("honest", "JJ")}),  # silent h
         ("a film", "DT NN", {1: ("unique", "JJ")}),  # "a unique" (you-)
         ("nothing more than a whim", "NN JJR IN DT NN", {5: ("passing", "JJ")}),
+        ("it is excellent .", "PRP VBZ JJ .", {2: ("so", "RB")}),  # predicative: "is so excellent"
+        ("and excellent performances", "CC JJ NNS", {1: ("really", "RB")}),
+        ("takes few chances", "VBZ JJ NNS", {1: ("so", "RB")}),  # a quantifier: "so few chances"
     ],
 )
 def test_function_words_good(seed, tags, fills):

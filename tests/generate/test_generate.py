@@ -92,7 +92,7 @@ def test_template_wording(cases):
 
 def test_embedded_seeds_read_mid_sentence(cases, corpus):
     """An embedded seed starts with neither a conjunction nor a capital that the corpus writes lower-cased."""
-    from s2lct.generate.transforms import LEADING_CONJUNCTIONS
+    from s2lct.corpus.shape import LEADING_CONJUNCTIONS
 
     embedded = [(c, f) for c in cases for f in c.fragments if f.kind == "seed" and f.start > 0]
     assert embedded

@@ -67,6 +67,7 @@ def test_token_pattern_search_rule_finds_an_adjective_right_after_very():
         ({"token_pattern": [{"DEP": "amod"}]}, "attribute 'DEP' is not available"),
         ({"token_pattern": [{"POS": {"INN": ["ADJ"]}}]}, "invalid token pattern"),
         ({"token_pattern": []}, "at least one token"),
+        ({"exclude_pattern": [{"DEP": "amod"}]}, "attribute 'DEP' is not available"),
     ],
 )
 def test_bad_token_patterns_are_refused_in_one_line(spec, message):

@@ -46,3 +46,14 @@ def test_start_end_contains_and_words():
     assert matches(SearchRule(include_words=["IDEAS"]), s)
     assert not matches(SearchRule(exclude_words=["bad"]), s)
     assert matches(SearchRule(label=["negative", "neutral"], length={"min": 4, "max": 4}), s)
+
+
+def test_exclude_pattern_refuses_a_seed_where_it_matches_anywhere():
+    """LC8's "no proper noun": a half that names its film's people is about a film the other half is not."""
+    rule = SearchRule.model_validate({"exclude_pattern": [{"TAG": {"IN": ["NNP", "NNPS"]}}]})
+    assert matches(rule, annotated("The film is a charming , funny ride .", "positive"))
+    assert not matches(rule, annotated("Like the Tuck family themselves , this movie just goes on and on .", "negative"))
+    both = SearchRule.model_validate({"token_pattern": [{"LOWER": "film"}], "exclude_pattern": [{"LOWER": "dull"}]})
+    assert matches(both, annotated("The film is fun .", "positive"))
+    assert not matches(both, annotated("The film is dull .", "negative"))
+    assert not matches(both, annotated("The movie is fun .", "positive"))

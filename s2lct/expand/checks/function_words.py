@@ -7,7 +7,12 @@ masked-LM fills seen in the suite:
 - ``own``: "own" without a possessive before it ("worth the [own] concentration");
 - ``pronoun_stack``: an indefinite pronoun next to another ("nothing [anything] more than");
 - ``preposition_stack``: two prepositions in a row ("in [of] its tone"), but for common
-  complex prepositions ("out of", "because of").
+  complex prepositions ("out of", "because of");
+- ``predicative_degree``: "so", "too", "as" or "how" before an adjective that a noun follows
+  ("the courage of its convictions and [so] excellent performances"): these degree words take a
+  predicative adjective ("is so excellent") or "so excellent a film", never an attributive one
+  (quantifiers aside: "so few chances"). On the 1,524 annotated candidates it rejects 2 non-fluent
+  ("so standard crime drama", "so satisfying fare") and no fluent one.
 
 Hand-written rules over tokens and tags: they are cheap, exact on the defects they name, and no
 library offers them; the masked-LM score (``pll``) catches the open-ended rest.
@@ -26,6 +31,9 @@ INDEFINITE = frozenset(
     "anything something nothing everything anyone someone everyone noone nobody anybody somebody everybody none".split()
 )
 PREPOSITIONS = frozenset({"IN", "TO"})
+PREDICATIVE_DEGREE = frozenset({"so", "too", "as", "how"})
+#: quantifiers the tagger calls adjectives, which these degree words do modify ("so few chances")
+QUANTIFIERS = frozenset({"few", "little", "many", "much"})
 COMPLEX_PREPOSITIONS = frozenset(
     {("out", "of"), ("because", "of"), ("instead", "of"), ("as", "of"), ("up", "to"), ("as", "to"), ("except", "for"),
      ("but", "for"), ("from", "under"), ("out", "from"), ("from", "behind"), ("along", "with"), ("up", "with"),
@@ -54,10 +62,10 @@ def wants_an(word: str) -> bool | None:
 
 class FunctionWords:
     name = "function_words"
-    version = "1"
+    version = "3"  # 2: predicative_degree; 3: quantifiers exempt
 
     def settings(self) -> dict[str, Any]:
-        return {"rules": ["repeat", "article", "determiner_stack", "own", "pronoun_stack", "preposition_stack"]}
+        return {"rules": ["repeat", "article", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree"]}
 
     def check(self, items: Sequence[CheckItem], ctx: CheckContext) -> list[CheckResult]:
         out = []
@@ -93,6 +101,8 @@ class FunctionWords:
                 pair = (toks[min(p, q)], toks[max(p, q)])
                 if it.tag(q) in PREPOSITIONS and pair not in COMPLEX_PREPOSITIONS:
                     return "preposition_stack"
+        if w in PREDICATIVE_DEGREE and p + 2 < n and it.tag(p + 1).startswith("JJ") and it.tag(p + 2).startswith("NN") and toks[p + 1] not in QUANTIFIERS:
+            return "predicative_degree"
         return None
 
 
