@@ -62,6 +62,18 @@ def test_longest_phrase_agrees_with_the_counts(tree):
         assert longest[lab] <= max(n - 1, 0) or n == 1
 
 
+@given(sst_trees())
+def test_first_phrase_end_agrees_with_the_counts_and_the_longest(tree):
+    """A label ends somewhere exactly when some sub-phrase carries it; the phrase that ends first
+    ends within the sentence, and no earlier than its own length."""
+    first, counts, longest = phrase_label_first_end(tree), phrase_label_counts(tree), phrase_label_longest(tree)
+    n = len(parse_sst_line(tree)[1])
+    for lab in range(5):
+        assert (first[lab] > 0) == (counts[lab] > 0)
+        assert first[lab] <= n
+        assert not first[lab] or first[lab] >= 1
+
+
 @pytest.mark.parametrize("tree", [WITLESS, SWILL])
 def test_a_neutral_seed_with_any_polar_sub_phrase_is_refused(tree):
     one_sided = SearchRule(label="neutral", phrases={"opposite_max_words": 0})
@@ -241,6 +253,25 @@ def test_backshift_keeps_every_other_token(words, verbs):
     assert len(v.tokens) == len(tokens)
     assert all(v.tokens[i] == tokens[i] for i in range(len(tokens)) if i not in finite)
     assert all(v.tokens[i] != tokens[i] for i in finite)
+
+
+@settings(max_examples=200, deadline=None)  # the first example imports lemminflect
+@given(
+    st.lists(st.tuples(st.sampled_from(["the", "film", "it", "is", "works", "was", "can", "dull", "that"]),
+                       st.sampled_from(["DT", "NN", "PRP", "VBZ", "VBD", "MD", "JJ", "WDT"])), min_size=1, max_size=10),
+    st.sets(st.integers(0, 9), min_size=1, max_size=3),
+)
+def test_a_backshifted_seed_holds_no_present_verb(pairs, finite):
+    """Backshift either refuses or leaves the seed wholly in the past: no present verb or present
+    modal anywhere, inside the clauses it shifted or outside them."""
+    tokens, tags = [w for w, _ in pairs], [t for _, t in pairs]
+    finite = tuple(sorted(i for i in finite if i < len(tokens)))
+    try:
+        (v,) = apply_ops(tokens, tags, ["backshift"], None, finite)
+    except TransformError:
+        return
+    assert not any(t in ("VBZ", "VBP") for t in v.tags)
+    assert not any(t == "MD" and w.lower() in ("can", "ca", "will", "wo", "may", "shall") for w, t in zip(v.tokens, v.tags))
 
 
 def test_backshift_must_come_first():
