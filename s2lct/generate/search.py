@@ -43,12 +43,16 @@ OPPOSITE_FINE = {"positive": (0, 1), "negative": (3, 4), "neutral": (0, 1, 3, 4)
 OWN_FINE = {"positive": (3, 4), "negative": (0, 1), "neutral": (0, 1, 3, 4)}
 
 
+#: the SeedFit conditions judged on the seed's parse (person comes from its words)
+_SYNTAX_FIT = tuple(name for name in SeedFit.model_fields if name != "person")
+
+
 def fit_failures(fit: SeedFit, s: AnnotatedSentence) -> list[str]:
     """Names of the person/tense/clauses/subject/sentiment_in_predicate conditions of ``fit`` that ``s`` fails."""
     failed = []
     if fit.person is not None and not s.persons <= set(fit.person):
         failed.append("person")
-    if fit.tense is None and fit.clauses is None and fit.subject is None and not fit.sentiment_in_predicate:
+    if not any(getattr(fit, name) for name in _SYNTAX_FIT):
         return failed
     syntax = s.syntax
     if syntax is None:

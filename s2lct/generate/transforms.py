@@ -103,7 +103,8 @@ ALREADY_PAST = frozenset({"VBD"})
 _KEEP_MODALS = frozenset({"would", "could", "might", "should", "must", "ought", "need"})
 
 
-_PRESENT_MODALS = frozenset({"can", "ca", "will", "wo", "may", "shall"})
+#: present modals: those whose backshift is a modal that stays ("can" → "could")
+_PRESENT_MODALS = frozenset(w for w, past in BACKSHIFT.items() if past in _KEEP_MODALS)
 
 
 def _present(word: str, tag: str) -> bool:

@@ -112,6 +112,11 @@ def perturbed(original: str, changes: Iterable[Change], name: str) -> Perturbed 
     return Perturbed(original, text, ordered, name)
 
 
+def other_than(rng: random.Random, pool: Iterable[str], old: str) -> str:
+    """A random entry of ``pool`` other than ``old`` (the replacement a swap draws)."""
+    return rng.choice([w for w in pool if w != old])
+
+
 def match_case(model: str, word: str) -> str:
     """``word`` cased like ``model``: ALL CAPS (two letters or more), Capitalised, or as given."""
     if len(model) > 1 and model.isupper():

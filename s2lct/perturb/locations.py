@@ -22,7 +22,7 @@ import random
 import re
 from typing import TYPE_CHECKING
 
-from .base import Change, Perturbed, checklist_lexicons, doc_for, perturbations, perturbed
+from .base import Change, Perturbed, checklist_lexicons, doc_for, other_than, perturbations, perturbed
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
@@ -94,7 +94,7 @@ class Locations:
             if ent.label_ != "GPE" or (found := _place(doc, ent)) is None:
                 continue
             start, name, kind = found
-            new = new_name.setdefault(name, rng.choice([n for n in replacements(kind) if n != name]))
+            new = new_name.setdefault(name, other_than(rng, replacements(kind), name))
             end = ent.end_char
             changes.append(Change(start, end, text[start:end], new))
         return perturbed(text, changes, self.name) if changes else None

@@ -17,7 +17,7 @@ import functools
 import random
 from typing import TYPE_CHECKING
 
-from .base import Change, Perturbed, doc_for, perturbations, perturbed
+from .base import Change, Perturbed, doc_for, other_than, perturbations, perturbed
 
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Span
@@ -73,10 +73,6 @@ def _pool(kind: str) -> tuple[str, ...]:
     return tuple(n for n in name_lists()[kind] if kind == "last" or gender(n) == kind)
 
 
-def _pick(rng: random.Random, kind: str, old: str) -> str:
-    return rng.choice([n for n in _pool(kind) if n != old])
-
-
 class Names:
     name = "names"
     kind = "inv"
@@ -93,7 +89,7 @@ class Names:
             for pos, i in enumerate(indices):
                 word = doc[i].text
                 if word not in new_name:
-                    new_name[word] = _pick(rng, (gender(word) or "male") if pos == 0 else "last", word)
+                    new_name[word] = other_than(rng, _pool((gender(word) or "male") if pos == 0 else "last"), word)
                 replaced.add(i)
         # the same name where NER missed it ("Mary loved it. Mary cried."): a proper noun outside other entities
         replaced |= {t.i for t in doc if t.text in new_name and t.pos_ == "PROPN" and t.ent_type_ in ("", "PERSON")}
