@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from s2lct.corpus.sst import tokenize
 from s2lct.generate.transforms import (
+    NEGATORS,
     Piece,
     TransformError,
     Variant,
@@ -53,7 +54,9 @@ def test_join_puts_no_space_before_punctuation_and_spans_fit():
     assert [f.label for f in frags] == [None, "positive", None]
 
 
-_word = st.from_regex(r"[A-Za-z]{1,8}", fullmatch=True).filter(lambda w: w.lower() not in {"is", "are", "not", "nt"})
+# no copula and no negator: a copula already negated ("is NO", "is never") is refused by design
+# (tests/generate/test_negation.py), so it has no round trip to check
+_word = st.from_regex(r"[A-Za-z]{1,8}", fullmatch=True).filter(lambda w: w.lower() not in {"is", "are", "nt"} | NEGATORS)
 _sentences = st.lists(_word, min_size=0, max_size=6)
 
 
