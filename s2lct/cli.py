@@ -8,7 +8,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from s2lct.cli_common import ConfigFile, Quiet, ShowProgress, progress_for, settings_for
+from s2lct.cli_common import ConfigFile, EngineName, GpusPerWorker, NumWorkers, Quiet, RayAddress, ShowProgress, ThreadsPerWorker, progress_for, settings_for
 from s2lct.trust import defaults as trust_defaults
 
 app = typer.Typer(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False, help="Specification- and syntax-based linguistic capability tests for sentiment models.")
@@ -53,11 +53,11 @@ def doctor(
     from rich.table import Table
 
     from s2lct.config import find_config_file
-    from s2lct.doctor import check_resources, check_stages
+    from s2lct.doctor import check_engines, check_resources, check_stages
 
     flags = dict(data_root=data_root, cache_dir=cache_dir, spacy_model=spacy_model, parser=parser, mlm=mlm, models_dir=models_dir)
     settings = settings_for(config, **flags)
-    checks = check_resources(settings, flags) + check_stages()
+    checks = check_resources(settings, flags) + check_stages() + check_engines()
     file = find_config_file()
     from rich.markup import escape
 
@@ -133,6 +133,14 @@ def generate(
     config: ConfigFile = None,
     quiet: Quiet = False,
     progress: ShowProgress = False,
+    corpus: Annotated[Optional[str], typer.Option("--corpus", help="Search seeds in this labelled corpus instead of SST: a CSV/TSV/JSONL/Parquet file, folder or glob of shards (env S2LCT_CORPUS).")] = None,
+    text_column: Annotated[Optional[str], typer.Option("--text-column", help="The corpus's text column (default sentence; env S2LCT_CORPUS_TEXT_COLUMN).")] = None,
+    label_column: Annotated[Optional[str], typer.Option("--label-column", help="The corpus's label column (default label; env S2LCT_CORPUS_LABEL_COLUMN).")] = None,
+    engine: EngineName = "local",
+    address: RayAddress = None,
+    num_workers: NumWorkers = None,
+    threads_per_worker: ThreadsPerWorker = None,
+    gpus_per_worker: GpusPerWorker = None,
 ) -> None:
     """Search seeds, apply transforms (and expand), write one suite file per capability + manifest."""
     from rich.console import Console
@@ -141,12 +149,19 @@ def generate(
 
     from s2lct.pipeline import generate as run_generate
 
-    settings = settings_for(config, data_root=data_root, cache_dir=cache_dir, spacy_model=spacy_model, parser=parser, mlm=mlm)
-    with progress_for(quiet, progress) as bars:
-        report = run_generate(
-            specs, out, settings, seed=seed, only=_split_ids(only), expand=not no_expand,
-            compress=gzip, max_cases=max_cases, progress=bars,
-        )
+    from s2lct.scale.engine import get_engine
+
+    settings = settings_for(config, data_root=data_root, cache_dir=cache_dir, spacy_model=spacy_model, parser=parser, mlm=mlm,
+                            corpus=corpus, corpus_text_column=text_column, corpus_label_column=label_column)
+    runner = get_engine(engine, address=address, num_workers=num_workers, threads_per_worker=threads_per_worker, gpus_per_worker=gpus_per_worker)
+    try:
+        with progress_for(quiet, progress) as bars:
+            report = run_generate(
+                specs, out, settings, seed=seed, only=_split_ids(only), expand=not no_expand,
+                compress=gzip, max_cases=max_cases, progress=bars, engine=runner,
+            )
+    finally:
+        runner.close()
     table = Table(title=f"suite written to {out}", title_justify="left")
     for col in ("id", "seeds", "cases", "expanded", "total"):
         table.add_column(col, justify="left" if col == "id" else "right", no_wrap=True)
@@ -209,19 +224,28 @@ def run(
     progress: ShowProgress = False,
     no_task: Annotated[bool, typer.Option("--no-task-metrics", help="Do not measure accuracy and macro-F1 on the seeds' data set (SST test) beside the table.")] = False,
     min_pass_rate: Annotated[Optional[str], typer.Option("--min-pass-rate", help="CI gate: exit 3 when a capability's pass rate is below this (0.8, or LC4=0.9,0.8 per capability; default: the specs' min_pass_rate, $S2LCT_MIN_PASS_RATE).")] = None,
+    engine: EngineName = "local",
+    address: RayAddress = None,
+    num_workers: NumWorkers = None,
+    threads_per_worker: ThreadsPerWorker = None,
+    gpus_per_worker: GpusPerWorker = None,
 ) -> None:
     """Run a suite against models: print failures per capability, optionally write reports."""
     from s2lct.run.runner import run_command
+    from s2lct.scale.engine import get_engine
 
     settings = settings_for(config, models_dir=models_dir, cache_dir=cache_dir)
     models_dir = settings.models_dir
-
-    code = run_command(
-        model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
-        seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
-        use_cache=not no_cache, quiet=quiet, force_progress=progress, only=_split_ids(only), min_pass_rate=min_pass_rate,
-        task=not no_task,
-    )
+    runner = get_engine(engine, address=address, num_workers=num_workers, threads_per_worker=threads_per_worker, gpus_per_worker=gpus_per_worker)
+    try:
+        code = run_command(
+            model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
+            seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
+            use_cache=not no_cache, quiet=quiet, force_progress=progress, only=_split_ids(only), min_pass_rate=min_pass_rate,
+            task=not no_task, engine=runner if engine != "local" else None,
+        )
+    finally:
+        runner.close()
     if code:
         raise typer.Exit(code)
 

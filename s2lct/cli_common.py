@@ -20,6 +20,11 @@ from s2lct.progress import progress_enabled, progress_for  # noqa: F401  (re-exp
 
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars (also off when stderr is not a terminal).")]
 ShowProgress = Annotated[bool, typer.Option("--progress", help="Progress bars even when stderr is not a terminal.")]
+EngineName = Annotated[str, typer.Option("--engine", help="Where batch stages run: local (this process) or ray (a Ray cluster; pip install 's2lct[ray]'). The output does not depend on it.")]
+RayAddress = Annotated[Optional[str], typer.Option("--address", help="With --engine ray: auto or ray://HOST:PORT of a running cluster (default: start a local one).")]
+NumWorkers = Annotated[Optional[int], typer.Option("--num-workers", min=1, help="With --engine ray: actors per stage (default: one per CPU of the cluster).")]
+ThreadsPerWorker = Annotated[Optional[int], typer.Option("--threads-per-worker", min=1, help="With --engine ray: torch threads per actor (default: this process's, which keeps the output byte-identical to --engine local; 1 per core is faster).")]
+GpusPerWorker = Annotated[Optional[float], typer.Option("--gpus-per-worker", min=0, help="With --engine ray: GPUs each actor reserves (e.g. 1, or 0.5 to share one); the model under test and the parser use CUDA where Ray gives them one.")]
 ConfigFile = Annotated[Optional[Path], typer.Option("--config", help="Configuration file (default: s2lct.toml or \\[tool.s2lct] in pyproject.toml, found upward; env S2LCT_CONFIG).")]
 
 

@@ -118,6 +118,12 @@ class Settings(BaseSettings):
         default=None,
         description="Folder holding offline models such as minilm-sst2 (used by model aliases).",
     )
+    corpus: str | None = Field(
+        default=None,
+        description="Labelled corpus to search for seeds instead of SST: a CSV/TSV/JSONL/Parquet file, a folder or a glob of shards.",
+    )
+    corpus_text_column: str = Field(default="sentence", description="The corpus tables' text column.")
+    corpus_label_column: str = Field(default="label", description="The corpus tables' label column (0/1, neg/pos, negative/neutral/positive).")
     min_pass_rate: str | float | None = Field(
         default=None,
         description="CI gate: minimum pass rate, for every capability (0.8) or per capability (LC4=0.9,0.8); see s2lct.run.gate.",
@@ -148,6 +154,7 @@ class Settings(BaseSettings):
 FLAGS = {
     "data_root": "--data-root", "nltk_data": None, "cache_dir": "--cache-dir", "spacy_model": "--spacy-model",
     "parser": "--parser", "mlm": "--mlm", "models_dir": "--models-dir", "min_pass_rate": "--min-pass-rate",
+    "corpus": "--corpus", "corpus_text_column": "--text-column", "corpus_label_column": "--label-column",
 }
 
 

@@ -206,3 +206,23 @@ def check_stages(stages: tuple[str, ...] = tuple(STAGES)) -> list[Check]:
         detail, fix = problem or ("imports " + ", ".join(sorted({m.split(".")[0] for m in theirs})), "")
         checks.append(Check(f"{stage} stage", "stage", STAGES[stage][0], f"{len(ours)} modules", "missing" if problem else "ok", detail, fix))
     return checks
+
+
+def check_engines() -> list[Check]:
+    """The optional Ray engine (``--engine ray``): "ok" when Ray Data imports, else "not set" with
+    the extra that installs it (the local engine needs nothing, so this is never a failure)."""
+    import importlib.util
+
+    found = importlib.util.find_spec("ray") is not None
+    detail, status = "not installed: --engine ray is unavailable", "not set"
+    if found:
+        try:
+            import ray
+            import ray.data  # noqa: F401
+
+            detail, status = f"ray {ray.__version__}", "ok"
+        except ImportError as exc:
+            detail = f"cannot import ray.data ({exc.name or exc})"
+    fix = "" if status == "ok" else "pip install 's2lct[ray]'"
+    return [Check("ray engine", "engine", "ray", "optional", status, detail, fix)]
+

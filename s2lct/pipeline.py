@@ -27,6 +27,7 @@ from s2lct.errors import S2LCTError
 from s2lct.expand.tally import ExpansionTally, expansion_off
 from s2lct.generate.cases import NO_SAMPLING, build_capability
 from s2lct.progress import ProgressFactory, no_progress
+from s2lct.scale.engine import Engine
 from s2lct.spec import load_specs, spec_hash
 from s2lct.suggest import unknown_names
 from s2lct.suite import (
@@ -47,6 +48,7 @@ class GenerateReport:
     results: list[CapabilityResult]
     manifest: dict[str, Any]
     expansion: dict[str, ExpansionTally] = field(default_factory=dict)  # capability → its expansion funnel
+    expansion_stats: dict[str, int] = field(default_factory=dict)  # seeds asked, computed in this run (not from the store), ...
 
 
 def generate(
@@ -60,8 +62,12 @@ def generate(
     max_cases: int | None = None,
     progress: ProgressFactory = no_progress,
     expander: Callable[[list[CapabilityResult], ProgressFactory], dict[str, Any]] | None = None,
+    engine: Engine | None = None,
 ) -> GenerateReport:
-    """Generate suites for the specs (all, or ``only`` these ids) into ``out_dir``."""
+    """Generate suites for the specs (all, or ``only`` these ids) into ``out_dir``.
+
+    ``engine`` (``s2lct.scale.engine``) computes the corpus annotation and the expansion; the
+    suite does not depend on it."""
     blocked = next((p for p in (Path(out_dir), *Path(out_dir).parents) if p.exists() and not p.is_dir()), None)
     if blocked is not None:  # checked before minutes of work, not when writing
         raise S2LCTError(f"--out: {out_dir} cannot be a suite folder ({blocked} is a file); give a folder path")
@@ -73,7 +79,7 @@ def generate(
         if unknown:
             raise S2LCTError("--only: " + unknown_names("capability", unknown, [s.id for s in specs], valid_label="known"))
         specs = [s for s in specs if s.id in set(only)]
-    corpus, provenance = load_annotated_corpus(settings, progress)
+    corpus, provenance = load_annotated_corpus(settings, progress, engine)
     task = progress("searching seeds and applying templates", len(specs))
     results = []
     for spec in specs:
@@ -91,13 +97,14 @@ def generate(
     tallies = {r.spec.id: ExpansionTally(off=expansion_off(r.spec, expand)) for r in results}
     if expand:
         if expander is None:
-            from s2lct.expand.suite_expansion import expand_results
+            from s2lct.expand.suite_expansion import expand_results, pipeline_expander
 
-            expander = expand_results
+            def expander(results: list[CapabilityResult], progress: ProgressFactory) -> dict[str, Any]:
+                return expand_results(results, progress, expander=pipeline_expander(engine))
         expansion_info = expander(results, progress)
         tallies.update(expansion_info.pop("tallies", {}))
     manifest = _write_suite(Path(out_dir), results, provenance, seed, expand, compress, only is not None and len(only) > 0, expansion_info)
-    return GenerateReport(Path(out_dir), results, manifest, tallies)
+    return GenerateReport(Path(out_dir), results, manifest, tallies, dict(expansion_info.get("stats", {})))
 
 
 def _write_suite(

@@ -6,6 +6,7 @@ operations; expansion re-annotates an expanded seed the same way to check it sti
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,7 +20,9 @@ from s2lct.corpus.polarity import SentiWordNetPolarity, get_polarity, wordnet_po
 from s2lct.corpus.sst import Sentence, load_sst, sst_files
 from s2lct.corpus.shape import SeedSyntax, get_shape_parser
 from s2lct.corpus.tagging import get_tagger
+from s2lct.errors import S2LCTError
 from s2lct.progress import ProgressFactory, no_progress
+from s2lct.scale.engine import Engine, LocalEngine
 from s2lct.text import keeps_capital
 
 _WN_CLASS = {"a": "adj", "n": "noun", "v": "verb", "r": "adv"}
@@ -135,13 +138,52 @@ class CapitalEvidence:
         return keeps_capital(token, tag)
 
 
+class TagBatch:
+    """An engine worker (``s2lct.scale.engine``): PoS tags of one batch of sentences."""
+
+    def __init__(self, model: str) -> None:
+        self.tagger = get_tagger(model)
+
+    def __call__(self, batch: Sequence[Sequence[str]]) -> tuple[str, list[str]]:
+        return self.tagger.identity, [" ".join(tags) for tags in self.tagger.tag(batch)]
+
+
+class ShapeBatch:
+    """An engine worker: the seed shape and syntax of one batch of sentences (``s2lct.corpus.shape``)."""
+
+    def __init__(self, model: str) -> None:
+        self.parser = get_shape_parser(model)
+
+    def __call__(self, batch: Sequence[Sequence[str]]) -> tuple[str, list[Any]]:
+        return self.parser.identity, [s.to_json() for s in self.parser.analyse(batch)]
+
+
+def _table_corpus(settings: Settings, engine: Engine, text_code: list[str], progress: ProgressFactory) -> tuple[list[Sentence], dict[str, str]]:
+    """The ``corpus`` setting's sentences (``s2lct.corpus.shards``), read one shard per engine batch."""
+    from s2lct.corpus.shards import ReadShard, find_shards, rows_to_sentences, shard_hashes
+
+    root, shards = find_shards(settings.corpus)  # type: ignore[arg-type]
+    hashes = shard_hashes(root, shards)
+    columns = [settings.corpus_text_column, settings.corpus_label_column]
+
+    def compute() -> list[list[Any]]:
+        task = progress("reading corpus shards", len(shards))
+        read = engine.map_batches("read", functools.partial(ReadShard, str(root), *columns), [str(p) for p in shards])
+        task.advance(len(shards))
+        task.close()
+        return [row for rows in read for row in rows]
+
+    rows, _ = cached_json(settings.cache_dir, "corpus", ["table", code_fingerprint("s2lct.corpus.shards"), *text_code, *columns, *(f"{k}={v}" for k, v in sorted(hashes.items()))], compute)
+    return rows_to_sentences(rows), hashes
+
+
 def data_hashes(data_root: Path) -> dict[str, str]:
     root = Path(data_root)
     return {str(p.relative_to(root)): sha256_file(p) for p in sst_files(root).values()}
 
 
 def load_annotated_corpus(
-    settings: Settings, progress: ProgressFactory = no_progress
+    settings: Settings, progress: ProgressFactory = no_progress, engine: Engine | None = None
 ) -> tuple[list[AnnotatedSentence], dict[str, Any]]:
     """SST sentences with PoS tags, word classes and shapes; tagging and parsing are cached on disk.
 
@@ -149,51 +191,49 @@ def load_annotated_corpus(
     fingerprint of the code that computes the entry, so no entry from older code is ever reused.
     """
     configure_nltk(settings)
-    hashes = data_hashes(settings.data_root)
+    engine = engine if engine is not None else LocalEngine()
     tagger_name = settings.spacy_model
-    data_key = sorted(hashes.values())
     text_code = [code_fingerprint("s2lct.corpus.sst", "s2lct.text"), library_version("nltk")]
     spacy_key = [tagger_name, library_version("spacy")]
+    if settings.corpus:
+        kind, sentences, hashes = "table", *_table_corpus(settings, engine, text_code, progress)
+        data_key = sorted(hashes.values())
+    else:
+        kind, hashes = "sst", data_hashes(settings.data_root)
+        data_key = sorted(hashes.values())
 
-    def compute_sentences() -> list[list[Any]]:
-        return [[list(s.tokens), s.text, s.label, s.split, s.index, s.fine_label, s.phrase_labels, s.phrase_longest, s.phrase_first_end]
-                for s in load_sst(settings.data_root)]
+        def compute_sentences() -> list[list[Any]]:
+            return [[list(s.tokens), s.text, s.label, s.split, s.index, s.fine_label, s.phrase_labels, s.phrase_longest, s.phrase_first_end]
+                    for s in load_sst(settings.data_root)]
 
-    rows, _ = cached_json(settings.cache_dir, "corpus", ["sst", *text_code, *data_key], compute_sentences)
-    sentences = [
-        Sentence(tuple(t), text, label, split, idx, "sst", fine, tuple(phrases) if phrases is not None else None,  # type: ignore[arg-type]
-                 tuple(longest) if longest is not None else None, tuple(first_end) if first_end is not None else None)  # type: ignore[arg-type]
-        for t, text, label, split, idx, fine, phrases, longest, first_end in rows
-    ]
+        rows, _ = cached_json(settings.cache_dir, "corpus", ["sst", *text_code, *data_key], compute_sentences)
+        sentences = [
+            Sentence(tuple(t), text, label, split, idx, "sst", fine, tuple(phrases) if phrases is not None else None,  # type: ignore[arg-type]
+                     tuple(longest) if longest is not None else None, tuple(first_end) if first_end is not None else None)  # type: ignore[arg-type]
+            for t, text, label, split, idx, fine, phrases, longest, first_end in rows
+        ]
+    if not sentences:
+        raise S2LCTError(f"--corpus {settings.corpus}: no sentence with text in it")
+
+    batch = 512  # the batches, not the engine, decide the results: both engines cut them alike
+    batches = [[s.tokens for s in sentences[i : i + batch]] for i in range(0, len(sentences), batch)]
 
     def compute_tags() -> dict[str, Any]:
-        tagger = get_tagger(tagger_name)
         task = progress("tagging corpus", len(sentences))
-        out = []
-        batch = 512
-        for i in range(0, len(sentences), batch):
-            chunk = sentences[i : i + batch]
-            out.extend(" ".join(tags) for tags in tagger.tag([s.tokens for s in chunk]))
-            task.advance(len(chunk))
+        done = engine.map_batches("tag", functools.partial(TagBatch, tagger_name), batches, task)
         task.close()
-        return {"identity": tagger.identity, "tags": out}
+        return {"identity": done[0][0] if done else get_tagger(tagger_name).identity, "tags": [line for _, lines in done for line in lines]}
 
     token_key = [*text_code, *spacy_key, *data_key]
-    tagged, _ = cached_json(settings.cache_dir, "tags", ["sst-tags", code_fingerprint("s2lct.corpus.tagging"), *token_key], compute_tags)
+    tagged, _ = cached_json(settings.cache_dir, "tags", [f"{kind}-tags", code_fingerprint("s2lct.corpus.tagging"), *token_key], compute_tags)
 
     def compute_shapes() -> dict[str, Any]:
-        parser = get_shape_parser(tagger_name)
         task = progress("parsing corpus (seed shapes)", len(sentences))
-        out: list[Any] = []
-        batch = 512
-        for i in range(0, len(sentences), batch):
-            chunk = sentences[i : i + batch]
-            out.extend(s.to_json() for s in parser.analyse([s.tokens for s in chunk]))
-            task.advance(len(chunk))
+        done = engine.map_batches("shape", functools.partial(ShapeBatch, tagger_name), batches, task)
         task.close()
-        return {"identity": parser.identity, "shapes": out}
+        return {"identity": done[0][0] if done else get_shape_parser(tagger_name).identity, "shapes": [row for _, rows in done for row in rows]}
 
-    shaped, _ = cached_json(settings.cache_dir, "shapes", ["sst-shapes", code_fingerprint("s2lct.corpus.shape"), *token_key], compute_shapes)
+    shaped, _ = cached_json(settings.cache_dir, "shapes", [f"{kind}-shapes", code_fingerprint("s2lct.corpus.shape"), *token_key], compute_shapes)
     polarity = get_polarity()
     capitals = CapitalEvidence(s.tokens for s in sentences)
     syntaxes = [SeedSyntax.from_json(row) for row in shaped["shapes"]]

@@ -94,6 +94,16 @@ class ExpansionStats:
     )
     computed_seeds: list[Tokens] = field(default_factory=list)
 
+    def add(self, other: ExpansionStats) -> None:
+        """Count another worker's chunk (``s2lct.scale``) in these totals; ``seeds``, ``computed``
+        and ``computed_seeds`` stay this process's (it plans and commits)."""
+        for name in ("parse_failed", "masked", "fills", "neutral", "tagged", "accepted"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for check, n in other.rejected_by.items():
+            self.rejected_by[check] = self.rejected_by.get(check, 0) + n
+        for stage, secs in other.seconds.items():
+            self.seconds[stage] = self.seconds.get(stage, 0.0) + secs
+
 
 class SeedExpander:
     """Parser + reference grammar + masked LM + tagger + polarity; every part is injectable
@@ -218,6 +228,20 @@ class SeedExpander:
         self, seeds: Sequence[Sequence[str]], *, on_progress: Callable[[int], None] | None = None
     ) -> dict[Tokens, SeedResult]:
         distinct = list(dict.fromkeys(tuple(s) for s in seeds))
+        todo_chunks = self.pending_chunks(distinct)
+        n_done = len(distinct) - sum(len(c) for c in todo_chunks)
+        if on_progress is not None and n_done:
+            on_progress(n_done)
+        for chunk in todo_chunks:
+            self.commit(chunk, self.expand_chunk(chunk))
+            if on_progress is not None:
+                on_progress(len(chunk))
+        return self.stored(distinct)
+
+    def pending_chunks(self, distinct: Sequence[Tokens]) -> list[list[Tokens]]:
+        """The chunks still to compute: every seed in canonical (sorted) order cut into fixed
+        chunks, finished seeds left out. Chunks depend on the seeds alone, never on who computes
+        them (``s2lct.scale`` hands the same chunks to Ray workers)."""
         config = self.config_hash
         store = self.store
         store.register(config, self.description())
@@ -225,25 +249,22 @@ class SeedExpander:
         self.stats.seeds = len(distinct)
         canonical = sorted(set(distinct))
         size = max(1, self.config.chunk_size)
-        chunks = [canonical[i : i + size] for i in range(0, len(canonical), size)]
-        todo_chunks = [[s for s in c if s not in done] for c in chunks]
-        todo_chunks = [c for c in todo_chunks if c]
-        n_done = len(distinct) - sum(len(c) for c in todo_chunks)
-        if on_progress is not None and n_done:
-            on_progress(n_done)
-        for chunk in todo_chunks:
-            res = self._expand_chunk(chunk)
-            t = time.perf_counter()
-            store.put_many(config, res)
-            save = getattr(self.polarity, "save", None)
-            if save is not None:
-                save()
-            self.stats.seconds["store"] += time.perf_counter() - t
-            self.stats.computed += len(chunk)
-            self.stats.computed_seeds.extend(chunk)
-            if on_progress is not None:
-                on_progress(len(chunk))
-        stored = store.get_many(config, distinct)
+        chunks = [[s for s in canonical[i : i + size] if s not in done] for i in range(0, len(canonical), size)]
+        return [c for c in chunks if c]
+
+    def commit(self, chunk: Sequence[Tokens], results: dict[Tokens, SeedResult]) -> None:
+        """Store one computed chunk in one transaction (the store's only writer is this process)."""
+        t = time.perf_counter()
+        self.store.put_many(self.config_hash, results)
+        save = getattr(self.polarity, "save", None)
+        if save is not None:
+            save()
+        self.stats.seconds["store"] += time.perf_counter() - t
+        self.stats.computed += len(chunk)
+        self.stats.computed_seeds.extend(chunk)
+
+    def stored(self, distinct: Sequence[Tokens]) -> dict[Tokens, SeedResult]:
+        stored = self.store.get_many(self.config_hash, distinct)
         return {s: stored[s] for s in distinct}
 
     @property
@@ -288,7 +309,8 @@ class SeedExpander:
             hit = self._neutral[key] = bool(self.polarity.is_pure_neutral(word, symbol))
         return hit
 
-    def _expand_chunk(self, chunk: list[Tokens]) -> dict[Tokens, SeedResult]:
+    def expand_chunk(self, chunk: list[Tokens]) -> dict[Tokens, SeedResult]:
+        """Parse, mask, fill and check one chunk of seeds; nothing is stored (see ``commit``)."""
         st = self.stats
         t0 = time.perf_counter()
         trees = self.parser.parse(chunk)

@@ -112,7 +112,7 @@ class ParseCache:
     def __post_init__(self) -> None:
         self.path = Path(self.path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=120)  # Ray workers share it
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(
             "CREATE TABLE IF NOT EXISTS parses (parser TEXT, tokens TEXT, tree TEXT, error TEXT, PRIMARY KEY (parser, tokens))"

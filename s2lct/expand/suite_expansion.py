@@ -91,9 +91,10 @@ def expand_results(
 INTENSIFIER_FILLS = 6
 
 
-def pipeline_expander() -> SeedExpander:
+def pipeline_expander(engine: Any = None) -> SeedExpander:
     """The expander ``generate`` uses: the slot-kind policy (issue 22) with intensifier fills, or the
-    paper's slots (METHOD §1.3 as written) when ``S2LCT_EXPANSION_SLOTS=paper``."""
+    paper's slots (METHOD §1.3 as written) when ``S2LCT_EXPANSION_SLOTS=paper``; ``engine``
+    (``s2lct.scale.engine``) decides where its chunks are computed."""
     import os
 
     from s2lct.expand.expander import SLOT_POLICIES, ExpansionConfig
@@ -103,7 +104,8 @@ def pipeline_expander() -> SeedExpander:
         from s2lct.errors import S2LCTError
 
         raise S2LCTError(f"S2LCT_EXPANSION_SLOTS: unknown slot policy {slots!r}; valid: {', '.join(SLOT_POLICIES)}")
-    return SeedExpander(ExpansionConfig(slots=slots, intensifier_fills=INTENSIFIER_FILLS if slots == "kinds" else 0))
+    config = ExpansionConfig(slots=slots, intensifier_fills=INTENSIFIER_FILLS if slots == "kinds" else 0)
+    return engine.expander(config) if engine is not None else SeedExpander(config)
 
 
 def _checks_description(expander: SeedExpander) -> dict[str, Any]:

@@ -121,6 +121,23 @@ class PredictionCache:
             con.close()
 
 
+class PredictBatch:
+    """An engine worker (``s2lct.scale.engine``): a model loaded once, then one chunk of texts per call."""
+
+    def __init__(self, name: str, **load: Any) -> None:
+        from s2lct.models import load_model
+
+        self.model = load_model(name, **load)
+        self.batch_size = load.get("batch_size")
+
+    def __call__(self, texts: list[str]) -> list[Prediction]:
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # truncation is counted in the report instead
+            return self.model.predict(texts, batch_size=self.batch_size)
+
+
 def predict_texts(
     model: SentimentModel,
     texts: Sequence[str],
@@ -132,30 +149,59 @@ def predict_texts(
     progress: Any = None,
     description: str = "predicting",
     chunk: int = 256,
+    engine: Any = None,
+    make_worker: Any = None,
+    groups: Sequence[Any] | None = None,
 ) -> dict[str, Prediction]:
     """Predictions for the distinct ``texts``: cached ones read, the rest computed in batches and stored.
 
     With ``use_cache=False`` nothing is read or written. ``cache_dir`` defaults to
     ``Settings().cache_dir``. Texts to compute go through the model ``chunk`` at a time, each chunk
     stored as soon as it is done (an interrupted run keeps them) and reported to ``progress`` (a
-    ``ProgressFactory``: one bar titled ``description``).
+    ``ProgressFactory``: one bar titled ``description``). With an ``engine`` (``s2lct.scale``) and
+    ``make_worker`` (a ``PredictBatch`` that loads the same model), the same chunks are predicted
+    by the engine's workers; the cache is still written by this process alone. ``groups`` (one
+    per text, e.g. its capability): no chunk mixes texts of two groups, so predicting several
+    capabilities in one call batches them exactly as one call per capability would; each group
+    then has its own bar, titled ``description`` and the group.
     """
     from s2lct.progress import no_progress
 
     def compute(todo: list[str], store: Any = None) -> dict[str, Prediction]:
-        task = (progress or no_progress)(description, len(todo))
         out: dict[str, Prediction] = {}
-        for i in range(0, len(todo), chunk):
-            part = todo[i : i + chunk]
-            new = dict(zip(part, model.predict(part, batch_size=batch_size), strict=True))
+        parts: list[list[str]] = []
+        for t in todo:
+            if not parts or len(parts[-1]) >= chunk or group_of.get(t) != group_of.get(parts[-1][0]):
+                parts.append([])
+            parts[-1].append(t)
+        left: dict[Any, int] = {}  # one bar per group, shown from its first chunk to its last
+        for t in todo:
+            left[group_of.get(t)] = left.get(group_of.get(t), 0) + 1
+        tasks: dict[Any, Any] = {}
+        if engine is not None and make_worker is not None:
+            results = engine.imap_batches("predict", make_worker, parts)
+        else:
+            results = ((i, model.predict(part, batch_size=batch_size)) for i, part in enumerate(parts))
+        for i, predicted in results:
+            new = dict(zip(parts[i], predicted, strict=True))
             if store is not None:
                 store(new)
             out.update(new)
-            task.advance(len(part))
-        task.close()
+            group = group_of.get(parts[i][0])
+            if group not in tasks:
+                title = description if groups is None else f"{description} {group}"
+                tasks[group] = (progress or no_progress)(title, left[group])
+            tasks[group].advance(len(parts[i]))
+            left[group] -= len(parts[i])
+            if not left[group]:
+                tasks[group].close()
         return out
 
     stats = stats if stats is not None else PredictStats()
+    group_of: dict[str, Any] = {}
+    if groups is not None:
+        for t, g in zip(texts, groups, strict=True):
+            group_of.setdefault(t, g)
     distinct = list(dict.fromkeys(texts))
     stats.texts = len(distinct)
     if not use_cache:

@@ -5,6 +5,7 @@ This module is cheap to import (no torch): the pytest plugin imports it in every
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 import sys
@@ -138,6 +139,7 @@ def run_suite(
     progress: Any = None,
     only: Iterable[str] | None = None,
     task: bool = False,
+    engine: Any = None,
 ) -> list:
     """Predict and judge every selected case for each model; returns one ModelReport per model.
 
@@ -146,31 +148,34 @@ def run_suite(
     generated from SST (``report.task``).
     """
     from s2lct.models import load_model
-    from s2lct.run.predict import PredictStats, predict_texts
+    from s2lct.run.predict import PredictBatch, PredictStats, predict_texts
     from s2lct.run.report import build_report
 
     names = split_models(models)
     if not names:
         raise S2LCTError("no model given; pass --model NAME (e.g. --model vader)")
-    resolved = [load_model(n, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band, batch_size=batch_size)
-                for n in names]
+    load = {"models_dir": models_dir, "label_map": label_map, "neutral_band": neutral_band, "batch_size": batch_size}
+    resolved = [load_model(n, **load) for n in names]
     selection = load_selection(suite, max_cases_per_capability, seed, only=only)
     by_capability: dict[str, list[Any]] = {}
     for case in selection.cases:
         by_capability.setdefault(case.capability, []).append(case)
     reports = []
-    for model in resolved:
+    for name, model in zip(names, resolved):
+        workers = functools.partial(PredictBatch, name, **load) if engine is not None else None
         stats = PredictStats()
         t0 = time.perf_counter()
-        preds: dict[str, Any] = {}
-        for cap, cases in by_capability.items():  # one progress bar per model and capability
-            part = PredictStats()
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")  # truncation is counted in the report instead
-                preds.update(predict_texts(model, [t for t in selection.texts_to_predict(cases) if t not in preds], batch_size=batch_size,
-                                           use_cache=use_cache, stats=part, progress=progress, description=f"{model.name} {cap}"))
-            stats.computed += part.computed
-            stats.cached += part.cached
+        texts: list[str] = []
+        groups: list[str] = []
+        for cap, cases in by_capability.items():  # chunks never mix capabilities (predict_texts' groups)
+            own = selection.texts_to_predict(cases)
+            texts.extend(own)
+            groups.extend([cap] * len(own))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # truncation is counted in the report instead
+            preds = predict_texts(model, texts, batch_size=batch_size, use_cache=use_cache, stats=stats, progress=progress,
+                                  description=model.name, engine=engine, make_worker=workers,
+                                  groups=groups)
         if log is not None:
             log(f"{model.name}: {len(selection.cases)} cases, {stats.computed} predicted, {stats.cached} from cache "
                 f"({time.perf_counter() - t0:.1f} s)")
@@ -226,6 +231,7 @@ def run_command(
     only: Iterable[str] | None = None,
     min_pass_rate: str | None = None,
     task: bool = True,
+    engine: Any = None,
 ) -> int:
     """``s2lct run``: print a per-capability table per model, write reports; returns the exit code.
 
@@ -254,7 +260,7 @@ def run_command(
             reports = run_suite(
                 models, suite, max_cases_per_capability=max_cases_per_capability, seed=seed, batch_size=batch_size,
                 models_dir=models_dir, label_map=label_map, neutral_band=neutral_band, use_cache=use_cache,
-                log=progress.log, progress=progress, only=only, task=task,
+                log=progress.log, progress=progress, only=only, task=task, engine=engine,
             )
         for table in render_tables(reports, width=console.width):
             console.print(table)
