@@ -185,7 +185,8 @@ def data_hashes(data_root: Path) -> dict[str, str]:
 def load_annotated_corpus(
     settings: Settings, progress: ProgressFactory = no_progress, engine: Engine | None = None
 ) -> tuple[list[AnnotatedSentence], dict[str, Any]]:
-    """SST sentences with PoS tags, word classes and shapes; tagging and parsing are cached on disk.
+    """SST sentences (or the ``corpus`` setting's tables) with PoS tags, word classes and shapes;
+    tagging and parsing are cached on disk and computed by ``engine`` (default: this process).
 
     Every cache key holds the data hashes, the settings and library versions used, and the
     fingerprint of the code that computes the entry, so no entry from older code is ever reused.
@@ -197,7 +198,7 @@ def load_annotated_corpus(
     spacy_key = [tagger_name, library_version("spacy")]
     if settings.corpus:
         kind, sentences, hashes = "table", *_table_corpus(settings, engine, text_code, progress)
-        data_key = sorted(hashes.values())
+        data_key = [*sorted(hashes.values()), settings.corpus_text_column, settings.corpus_label_column]  # other columns, other sentences
     else:
         kind, hashes = "sst", data_hashes(settings.data_root)
         data_key = sorted(hashes.values())

@@ -169,3 +169,24 @@ def test_one_call_with_groups_batches_as_one_call_per_group(groups, chunk):
             predict_texts(separate, own, use_cache=False, chunk=chunk)
         done.update(own)
     assert grouped.batches == separate.batches
+
+
+def test_the_corpus_columns_are_part_of_every_cache_key(tmp_path, monkeypatch):
+    """Reading the same shards with another text column gives other sentences, and so other tags
+    and shapes: none may come from the first reading's cache."""
+    from s2lct.config import get_settings
+    from s2lct.corpus.annotate import load_annotated_corpus
+
+    rows = [{"short": "Good .", "long": "The acting is very good here .", "label": 1},
+            {"short": "Bad .", "long": "It was a long and tedious evening .", "label": 0}]
+    (tmp_path / "c.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
+    seen = []
+    for column in ("short", "long"):
+        corpus, provenance = load_annotated_corpus(get_settings(corpus=str(tmp_path / "c.jsonl"), corpus_text_column=column))
+        assert [a.text for a in corpus] == [" ".join(r[column].split()[:-1]) + "." for r in rows]
+        assert all(len(a.tags) == len(a.tokens) for a in corpus)
+        assert all(a.syntax is not None and a.syntax.finite is not None for a in corpus)
+        assert provenance["data"] == {"c.jsonl": provenance["data"]["c.jsonl"]}
+        seen.append([a.tags for a in corpus])
+    assert seen[0] != seen[1]
