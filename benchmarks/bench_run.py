@@ -8,7 +8,12 @@ In one run it measures, each in a fresh Python process so both pay the same star
     item; predictions are computed, not read from the cache);
 
 and prints b/a and the per-case overhead (b - a) / cases. Then (c) the pytest collection time of a
-synthetic suite of ``--collect-cases`` cases (default 100,000) with ``--collect-only``.
+synthetic suite of ``--collect-cases`` cases (default 100,000) with ``--collect-only``, and (d) the
+whole ``s2lct run --no-cache`` process against (a) (whole-process ratio) and against (a)'s model
+load plus inference (target on a GPU: within 2x), with its stages measured in process (imports,
+model load, suite load, predictions, judging and report) and the in-process ratio (predictions /
+raw inference). (a) runs on the device the adapter picks (CUDA when available), so both sides of
+every ratio run on the same device.
 
 Targets: b/a <= 1.15 for minilm-sst2 over all committed cases; (c) <= 30 s.
 
@@ -40,20 +45,47 @@ import torch
 from transformers import AutoModelForSequenceClassification, AutoTokenizer
 path, texts_file, batch_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
 texts = json.load(open(texts_file, encoding="utf-8"))
+device = "cuda" if torch.cuda.is_available() else "cpu"  # the adapter's choice (models/huggingface.py)
 tok = AutoTokenizer.from_pretrained(path)
-model = AutoModelForSequenceClassification.from_pretrained(path).eval()
+model = AutoModelForSequenceClassification.from_pretrained(path).eval().to(device)
+if device == "cuda":
+    torch.zeros(1, device=device).sum().item()  # CUDA start-up belongs to loading, as in the adapter
 t1 = time.perf_counter()
 order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
 labels = [None] * len(texts)
 with torch.inference_mode():
     for s in range(0, len(order), batch_size):
         idx = order[s:s + batch_size]
-        enc = tok([texts[i] for i in idx], padding=True, truncation=True, return_tensors="pt")
+        enc = tok([texts[i] for i in idx], padding=True, truncation=True, return_tensors="pt").to(device)
         probs = model(**enc).logits.float().softmax(-1).tolist()
         for i, p in zip(idx, probs):
             labels[i] = max(range(len(p)), key=p.__getitem__)
 t2 = time.perf_counter()
-print(json.dumps({"load_s": t1 - t0, "infer_s": t2 - t1}))
+print(json.dumps({"load_s": t1 - t0, "infer_s": t2 - t1, "device": device}))
+"""
+
+# (d) where a whole `s2lct run` process spends its time, stage by stage, through the functions the
+# command calls (imports, model load, suite load, predictions, judging and the report)
+STAGES_SCRIPT = r"""
+import json, sys, time
+t0 = time.perf_counter()
+from s2lct.run.runner import load_selection, outcomes_for
+from s2lct.run.predict import predict_texts
+from s2lct.run.report import build_report
+from s2lct.models import load_model
+t1 = time.perf_counter()
+model_name, suite, batch_size = sys.argv[1], sys.argv[2], int(sys.argv[3])
+model = load_model(model_name, batch_size=batch_size)
+model.predict(["warm up"], batch_size=1)  # the adapter loads lazily: loading (and CUDA start) is counted here
+t2 = time.perf_counter()
+selection = load_selection(suite, None, 0)
+t3 = time.perf_counter()
+preds = predict_texts(model, selection.texts_to_predict(), batch_size=batch_size, use_cache=False)
+t4 = time.perf_counter()
+report = build_report(model.name, model.identity, outcomes_for(selection, preds), selection.names, suite)
+t5 = time.perf_counter()
+print(json.dumps({"imports_s": t1 - t0, "model_load_s": t2 - t1, "suite_load_s": t3 - t2, "predict_s": t4 - t3,
+                  "judge_report_s": t5 - t4, "device": getattr(model, "device", None)}))
 """
 
 
@@ -177,6 +209,35 @@ def main(argv: list[str] | None = None) -> int:
         print(f"(a) raw batched inference, fresh process: {a:8.2f} s  (load {raw_inner['load_s']:.2f} s, inference {raw_inner['infer_s']:.2f} s)")
         print(f"(b) pytest --model {args.model}:        {b:8.2f} s  ({items})")
         print(f"b/a = {ratio:.3f}  (target <= {TARGET_RATIO})   per-case overhead = {overhead_ms:.3f} ms")
+
+        # (d) the whole `s2lct run` process against (a), and its stages
+        script = Path(sys.executable).parent / "s2lct"  # the console script a user runs
+        run_cmd = [str(script) if script.exists() else "s2lct", "run", "--model", args.model, "--suite", str(suite), "--no-cache",
+                   "--no-task-metrics", "--batch-size", str(args.batch_size), "-q"]
+        run_times, stages = [], None
+        for _ in range(args.repeat):
+            t0 = time.perf_counter()
+            done = subprocess.run(run_cmd, capture_output=True, text=True, env=env, cwd=REPO)
+            run_times.append(time.perf_counter() - t0)
+            if done.returncode not in (0, 1, 3):
+                print(done.stdout[-3000:], done.stderr[-3000:], file=sys.stderr)
+                raise SystemExit(f"s2lct run failed with exit code {done.returncode}")
+            staged = subprocess.run([sys.executable, "-c", STAGES_SCRIPT, args.model, str(suite), str(args.batch_size)],
+                                    capture_output=True, text=True, env=env, check=True, cwd=REPO)
+            st = json.loads(staged.stdout.strip().splitlines()[-1])
+            if stages is None or st["predict_s"] < stages["predict_s"]:
+                stages = st
+        d = min(run_times)
+        assert stages is not None
+        results.update(run_runs_s=[round(x, 3) for x in run_times], run_s=round(d, 3),
+                       run_whole_process_ratio=round(d / a, 4),
+                       run_whole_vs_load_plus_infer=round(d / (raw_inner["load_s"] + raw_inner["infer_s"]), 4),
+                       run_in_process_ratio=round(stages["predict_s"] / raw_inner["infer_s"], 4),
+                       run_stages_s={k: round(v, 3) for k, v in stages.items() if k.endswith("_s")}, device=raw_inner["device"])
+        print(f"(d) s2lct run, whole process:        {d:8.2f} s  = {d / a:.3f} x (a); {results['run_whole_vs_load_plus_infer']:.3f} x (a)'s load + inference"
+              f" (target on a GPU <= 2)")
+        print(f"    its stages: " + ", ".join(f"{k[:-2]} {v:.2f} s" for k, v in results["run_stages_s"].items())
+              + f"; predictions / raw inference = {results['run_in_process_ratio']:.3f} (device {raw_inner['device']})")
 
         if not args.skip_collect:
             big = tmp_path / "big"
