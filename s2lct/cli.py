@@ -153,15 +153,12 @@ def generate(
 
     settings = settings_for(config, data_root=data_root, cache_dir=cache_dir, spacy_model=spacy_model, parser=parser, mlm=mlm,
                             corpus=corpus, corpus_text_column=text_column, corpus_label_column=label_column)
-    runner = get_engine(engine, address=address, num_workers=num_workers, threads_per_worker=threads_per_worker, gpus_per_worker=gpus_per_worker)
-    try:
-        with progress_for(quiet, progress) as bars:
-            report = run_generate(
-                specs, out, settings, seed=seed, only=_split_ids(only), expand=not no_expand,
-                compress=gzip, max_cases=max_cases, progress=bars, engine=runner,
-            )
-    finally:
-        runner.close()
+    with get_engine(engine, address=address, num_workers=num_workers, threads_per_worker=threads_per_worker, gpus_per_worker=gpus_per_worker) as runner, \
+            progress_for(quiet, progress) as bars:
+        report = run_generate(
+            specs, out, settings, seed=seed, only=_split_ids(only), expand=not no_expand,
+            compress=gzip, max_cases=max_cases, progress=bars, engine=runner,
+        )
     table = Table(title=f"suite written to {out}", title_justify="left")
     for col in ("id", "seeds", "cases", "expanded", "total"):
         table.add_column(col, justify="left" if col == "id" else "right", no_wrap=True)
@@ -236,16 +233,13 @@ def run(
 
     settings = settings_for(config, models_dir=models_dir, cache_dir=cache_dir)
     models_dir = settings.models_dir
-    runner = get_engine(engine, address=address, num_workers=num_workers, threads_per_worker=threads_per_worker, gpus_per_worker=gpus_per_worker)
-    try:
+    with get_engine(engine, address=address, num_workers=num_workers, threads_per_worker=threads_per_worker, gpus_per_worker=gpus_per_worker) as runner:
         code = run_command(
             model, suite, json_path=json_out, report_path=report, max_cases_per_capability=max_cases_per_capability,
             seed=seed, batch_size=batch_size, models_dir=models_dir, label_map=label_map, neutral_band=neutral_band,
             use_cache=not no_cache, quiet=quiet, force_progress=progress, only=_split_ids(only), min_pass_rate=min_pass_rate,
             task=not no_task, engine=runner if engine != "local" else None,
         )
-    finally:
-        runner.close()
     if code:
         raise typer.Exit(code)
 

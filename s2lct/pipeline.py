@@ -27,7 +27,7 @@ from s2lct.errors import S2LCTError
 from s2lct.expand.tally import ExpansionTally, expansion_off
 from s2lct.generate.cases import NO_SAMPLING, build_capability
 from s2lct.progress import ProgressFactory, no_progress
-from s2lct.scale.engine import Engine
+from s2lct.scale.base import Engine
 from s2lct.spec import load_specs, spec_hash
 from s2lct.suggest import unknown_names
 from s2lct.suite import (

@@ -22,7 +22,8 @@ from s2lct.corpus.shape import SeedSyntax, get_shape_parser
 from s2lct.corpus.tagging import get_tagger
 from s2lct.errors import S2LCTError
 from s2lct.progress import ProgressFactory, no_progress
-from s2lct.scale.engine import Engine, LocalEngine
+from s2lct.scale.base import Engine
+from s2lct.scale.engine import LocalEngine
 from s2lct.text import keeps_capital
 
 _WN_CLASS = {"a": "adj", "n": "noun", "v": "verb", "r": "adv"}
@@ -168,8 +169,7 @@ def _table_corpus(settings: Settings, engine: Engine, text_code: list[str], prog
 
     def compute() -> list[list[Any]]:
         task = progress("reading corpus shards", len(shards))
-        read = engine.map_batches("read", functools.partial(ReadShard, str(root), *columns), [str(p) for p in shards])
-        task.advance(len(shards))
+        read = engine.map_batches("read", functools.partial(ReadShard, str(root), *columns), [str(p) for p in shards], task, weight=lambda _: 1)
         task.close()
         return [row for rows in read for row in rows]
 
@@ -223,7 +223,7 @@ def load_annotated_corpus(
         task = progress("tagging corpus", len(sentences))
         done = engine.map_batches("tag", functools.partial(TagBatch, tagger_name), batches, task)
         task.close()
-        return {"identity": done[0][0] if done else get_tagger(tagger_name).identity, "tags": [line for _, lines in done for line in lines]}
+        return {"identity": done[0][0], "tags": [line for _, lines in done for line in lines]}  # done: at least one batch (checked above)
 
     token_key = [*text_code, *spacy_key, *data_key]
     tagged, _ = cached_json(settings.cache_dir, "tags", [f"{kind}-tags", code_fingerprint("s2lct.corpus.tagging"), *token_key], compute_tags)
@@ -232,7 +232,7 @@ def load_annotated_corpus(
         task = progress("parsing corpus (seed shapes)", len(sentences))
         done = engine.map_batches("shape", functools.partial(ShapeBatch, tagger_name), batches, task)
         task.close()
-        return {"identity": done[0][0] if done else get_shape_parser(tagger_name).identity, "shapes": [row for _, rows in done for row in rows]}
+        return {"identity": done[0][0], "shapes": [row for _, rows in done for row in rows]}
 
     shaped, _ = cached_json(settings.cache_dir, "shapes", [f"{kind}-shapes", code_fingerprint("s2lct.corpus.shape"), *token_key], compute_shapes)
     polarity = get_polarity()

@@ -13,6 +13,7 @@ rule (``s2lct.generate.search``).
 from __future__ import annotations
 
 import glob
+import os
 from pathlib import Path
 from typing import Any
 
@@ -28,12 +29,11 @@ def find_shards(corpus: str | Path) -> tuple[Path, list[Path]]:
     """(root, shards) for a file, a folder or a glob; a one-line error when nothing is there."""
     text = str(corpus)
     path = Path(text).expanduser()
-    if any(ch in text for ch in "*?["):
+    is_glob = any(ch in text for ch in "*?[")
+    if is_glob:
         shards = sorted(Path(p) for p in glob.glob(text, recursive=True) if Path(p).suffix in TABLE_SUFFIXES and Path(p).is_file())
-        root = Path(glob.escape(text)).parent if not shards else Path(_common_root(shards))
     elif path.is_dir():
         shards = sorted(p for p in path.rglob("*") if p.suffix in TABLE_SUFFIXES and p.is_file())
-        root = path
     elif path.is_file():
         if path.suffix not in TABLE_SUFFIXES:
             raise S2LCTError(f"--corpus: {path} is not a table; use {', '.join(TABLE_SUFFIXES)} files, a folder of them or a glob")
@@ -42,14 +42,7 @@ def find_shards(corpus: str | Path) -> tuple[Path, list[Path]]:
         raise MissingResourceError(f"corpus {text}", f"give an existing file, folder or glob of {', '.join(TABLE_SUFFIXES)} tables")
     if not shards:
         raise S2LCTError(f"--corpus: {text} holds no {', '.join(TABLE_SUFFIXES)} table")
-    return root, shards
-
-
-def _common_root(paths: list[Path]) -> str:
-    import os
-
-    common = os.path.commonpath([str(p.parent) for p in paths])
-    return common or "."
+    return (Path(os.path.commonpath([str(p.parent) for p in shards])) if is_glob else path), shards
 
 
 def shard_hashes(root: Path, shards: list[Path]) -> dict[str, str]:

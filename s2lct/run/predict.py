@@ -15,6 +15,7 @@ import contextlib
 import os
 import re
 import sqlite3
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -174,9 +175,7 @@ def predict_texts(
             if not parts or len(parts[-1]) >= chunk or group_of.get(t) != group_of.get(parts[-1][0]):
                 parts.append([])
             parts[-1].append(t)
-        left: dict[Any, int] = {}  # one bar per group, shown from its first chunk to its last
-        for t in todo:
-            left[group_of.get(t)] = left.get(group_of.get(t), 0) + 1
+        left = Counter(group_of.get(t) for t in todo)  # one bar per group, shown from its first chunk to its last
         tasks: dict[Any, Any] = {}
         if engine is not None and make_worker is not None:
             results = engine.imap_batches("predict", make_worker, parts)

@@ -12,39 +12,18 @@ by a plug-in without touching the pipeline.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import catalogue
 
 from s2lct.errors import S2LCTError
-from s2lct.progress import ProgressTask
+from s2lct.scale.base import Engine, WorkerFactory
 
 engines = catalogue.create("s2lct", "engines", entry_points=True)
 
-#: a batch worker: built once per process (or actor), called once per batch
-WorkerFactory = Callable[[], Callable[[Any], Any]]
 
-
-class Engine(Protocol):
-    name: str
-
-    def map_batches(self, stage: str, make_worker: WorkerFactory, batches: Sequence[Any], task: ProgressTask | None = None) -> list[Any]:
-        """``[make_worker()(b) for b in batches]``, wherever it runs; results in batch order."""
-        ...
-
-    def imap_batches(self, stage: str, make_worker: WorkerFactory, batches: Sequence[Any]) -> Iterator[tuple[int, Any]]:
-        """``(index, result)`` per batch as each finishes (callers commit results as they come)."""
-        ...
-
-    def expander(self, config: Any) -> Any:
-        """The ``SeedExpander`` (or a subclass) that expands seeds under this engine."""
-        ...
-
-    def close(self) -> None: ...
-
-
-class LocalEngine:
+class LocalEngine(Engine):
     """This process, one batch after another (the default; Ray is never imported)."""
 
     name = "local"
@@ -56,22 +35,10 @@ class LocalEngine:
         for i, b in enumerate(batches):
             yield i, worker(b)
 
-    def map_batches(self, stage: str, make_worker: WorkerFactory, batches: Sequence[Any], task: ProgressTask | None = None) -> list[Any]:
-        out = []
-        for _, result in self.imap_batches(stage, make_worker, batches):
-            out.append(result)
-            if task is not None:
-                b = batches[len(out) - 1]
-                task.advance(len(b) if hasattr(b, "__len__") else 1)
-        return out
-
     def expander(self, config: Any) -> Any:
         from s2lct.expand.expander import SeedExpander
 
         return SeedExpander(config)
-
-    def close(self) -> None:
-        pass
 
 
 @engines.register("local")

@@ -21,7 +21,7 @@ from typing import Any
 
 from s2lct.errors import S2LCTError
 from s2lct.expand.expander import ExpansionStats, SeedExpander
-from s2lct.progress import ProgressTask
+from s2lct.scale.base import Engine
 from s2lct.scale.cluster import RayOptions, connect, import_ray, local_threads, maybe_fault, set_threads, worker_count
 
 
@@ -47,7 +47,7 @@ class _BatchActor:
         return {"index": list(batch["index"]), "payload": out}
 
 
-class RayEngine:
+class RayEngine(Engine):
     """Stages on a Ray cluster (local, or joined with ``address``)."""
 
     name = "ray"
@@ -109,15 +109,6 @@ class RayEngine:
         missing = sorted(set(range(len(batches))) - seen)
         if missing:
             raise S2LCTError(f"ray stage '{stage}': no result for batches {missing[:10]}; run the same command again to resume")
-
-    def map_batches(self, stage: str, make_worker: Callable[[], Callable[[Any], Any]], batches: Sequence[Any], task: ProgressTask | None = None) -> list[Any]:
-        out: dict[int, Any] = {}
-        for index, result in self.imap_batches(stage, make_worker, batches):
-            out[index] = result
-            if task is not None:
-                b = batches[index]
-                task.advance(len(b) if hasattr(b, "__len__") else 1)
-        return [out[i] for i in range(len(batches))]
 
     def expander(self, config: Any) -> SeedExpander:
         return RayExpander(config, engine=self)
