@@ -293,6 +293,7 @@ def trust(
     probe_items: Annotated[int, typer.Option("--probe-items", min=10, help="PTB prefixes to train the number probe on.")] = trust_defaults.PROBE_ITEMS,
     suite: Annotated[Optional[Path], typer.Option("--suite", help="Suite folder whose failing cases give the suite-level pointing game.")] = Path("generated"),
     suite_cases: Annotated[int, typer.Option("--suite-cases", min=0, help="Failing cases to score (spread over capabilities).")] = trust_defaults.SUITE_CASES,
+    faithfulness_texts: Annotated[int, typer.Option("--faithfulness-texts", min=0, help="SST sentences for input and model consistency (0: skip faithfulness).")] = trust_defaults.FAITHFULNESS_TEXTS,
     seed: Annotated[int, typer.Option("--seed", help="Seed of every sample (documents, prefixes, cases, bootstrap).")] = 0,
     models_dir: Annotated[Optional[Path], typer.Option("--models-dir", help="Folder of offline models (env S2LCT_MODELS_DIR).")] = None,
     data_root: DataRoot = None,
@@ -310,12 +311,91 @@ def trust(
 
     opts = CardOptions(explainers=_split_ids(explainers), documents=documents, fragments=fragments,
                        table=str(table) if table else None, agreement_items=agreement_items, probe_items=probe_items,
-                       suite=str(suite) if suite and suite_cases else None, composite_cases=suite_cases or None, seed=seed)
+                       suite=str(suite) if suite and suite_cases else None, composite_cases=suite_cases or None,
+                       faithfulness_texts=faithfulness_texts, seed=seed)
     settings_for(config, data_root=data_root, cache_dir=cache_dir, models_dir=models_dir)
     code = trust_command(model, out, opts, models_dir=models_dir, data_root=data_root, cache_dir=cache_dir,
                          use_cache=not no_cache, quiet=quiet, threads=threads, workers=workers, force_progress=progress)
     if code:
         raise typer.Exit(code)
+
+
+@app.command("build-task-model")
+def build_task_model(
+    name: Annotated[str, typer.Argument(help="Task model to train: cnn-sst2 or gru-sst2 (Poerner et al.'s CNN and bidirectional GRU), or gru-number (the GRU's agreement task).")],
+    epochs: Annotated[int, typer.Option("--epochs", min=1, help="Epochs over SST-2 train; the best on SST-2 dev is kept.")] = 4,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of initialisation and shuffling.")] = 0,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write here instead of <cache dir>/task-models/NAME.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Retrain even when the model is already built.")] = False,
+    threads: Annotated[Optional[int], typer.Option("--threads", min=1, help="torch CPU threads while training.")] = None,
+    data_root: DataRoot = None,
+    cache_dir: CacheDir = None,
+    config: ConfigFile = None,
+    quiet: Quiet = False,
+    progress: ShowProgress = False,
+) -> None:
+    """Train one of the papers' task models on SST-2 into the cache (minutes on a laptop CPU); weights are never shipped."""
+    from s2lct.models.task.build import build_task_model as build
+    from s2lct.models.task.training import TrainingOptions
+
+    settings = settings_for(config, data_root=data_root, cache_dir=cache_dir)
+    with progress_for(quiet, progress) as bars:
+        folder, info = build(name, opts=TrainingOptions(epochs=epochs, seed=seed, threads=threads), out=out, force=force,
+                             cache_dir=settings.cache_dir, data_root=settings.data_root, progress=bars, log=bars.log)
+    if not quiet:
+        if info is None:
+            typer.echo(f"{name}: already built in {folder} (--force retrains)")
+        else:
+            t = info["training"]
+            what = "held-out accuracy" if name.strip().lower().endswith("-number") else "SST-2 dev accuracy"
+            typer.echo(f"{name}: {what} {t['dev_accuracy']:.4f} (epoch {t['best_epoch']} of {t['epochs']}, "
+                       f"{t['seconds']:.0f} s) -> {folder}")
+
+
+# --- human-grounded task kit (Lertvittayakumjorn & Toni 2019, §3): export questions, score answers ---
+
+
+@app.command("export-human-tasks")
+def export_human_tasks(
+    model: Annotated[str, typer.Option("--model", "-m", help="The well-trained model under test: alias, HF folder or hub name.")],
+    explainer: Annotated[str, typer.Option("--explainer", "-e", help="Explainer to judge (comma-separated for several, on the same inputs).")],
+    out: Annotated[Path, typer.Option("--out", help="Kit folder: one CSV per task, answers.csv, form.html; the answer key in key/.")],
+    other_model: Annotated[Optional[str], typer.Option("--other-model", help="Task 1's worse model (default: vader; textblob when --model is vader).")] = None,
+    questions: Annotated[int, typer.Option("--questions", "-n", min=1, help="Inputs per task (each explainer gets a question on each; half correctly classified, half not).")] = 20,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the inputs, the A/B sides and the question order: same inputs and seed give identical files.")] = 0,
+    table: Annotated[Optional[Path], typer.Option("--table", help="Labelled CSV/TSV/JSONL table instead of SST test+dev.")] = None,
+    models_dir: ModelsDir = None,
+    data_root: DataRoot = None,
+    cache_dir: CacheDir = None,
+    config: ConfigFile = None,
+    quiet: Quiet = False,
+    progress: ShowProgress = False,
+) -> None:
+    """Human-grounded task kit: which model is more reasonable, guess the prediction, decide an uncertain case."""
+    from s2lct.trust.human_tasks.command import export_command
+
+    settings = settings_for(config, data_root=data_root, cache_dir=cache_dir, models_dir=models_dir)
+    code = export_command(model, explainer, out, other_model=other_model, inputs=questions, seed=seed, models_dir=settings.models_dir,
+                          data_root=settings.data_root, table=table, quiet=quiet, force_progress=progress)
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command("score-human-tasks")
+def score_human_tasks(
+    answers: Annotated[list[Path], typer.Argument(help="Answers CSV(s) with question_id, answer, confidence: one file per participant.")],
+    key: Annotated[Optional[Path], typer.Option("--key", help="The kit folder or its key/answer_key.json (default: the kit folder the first answers file is in).")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="Also write the scores as JSON here.")] = None,
+) -> None:
+    """Score answers to a human task kit per task and explainer (the paper's points, share right)."""
+    from s2lct.trust.human_tasks.command import score_command
+
+    code = score_command(answers, key, json_out)
+    if code:
+        raise typer.Exit(code)
+
+
+# --- end of the human-grounded task kit ---
 
 
 @app.command()

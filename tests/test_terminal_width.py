@@ -21,7 +21,7 @@ from s2lct.retrain.matrix import matrix_table
 from s2lct.retrain.terminal import accounting_table, curve_table, matrix_tables
 from s2lct.run.report import CaseOutcome, build_report, tables_text
 from s2lct.trust import metrics as M
-from s2lct.trust.card import rank
+from s2lct.trust.ranking import rank
 from s2lct.trust.command import ranking_table
 
 CAPS = [f"LC{i}" for i in range(1, 13)]

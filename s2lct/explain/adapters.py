@@ -314,11 +314,15 @@ class ModelHandle:
 
 
 def prepare_model(model: SentimentModel | TokenClassifier) -> ModelHandle:
-    """Wrap a model for the explainers: Hugging Face models get their torch side."""
+    """Wrap a model for the explainers: Hugging Face models, and models with a ``token_classifier()``
+    method, get their torch side."""
     if isinstance(model, TokenClassifier):
         return ModelHandle(model.name, "torch", None, model)
     from ..models.huggingface import HuggingFaceModel
 
     if isinstance(model, HuggingFaceModel):
         return ModelHandle(model.name, "hf", model, HFTokenClassifier.from_model(model))
+    side = getattr(model, "token_classifier", None)  # e.g. the task models: their own torch side
+    if callable(side):
+        return ModelHandle(model.name, getattr(model, "kind", "torch"), model, side())
     return ModelHandle(model.name, getattr(model, "kind", "model"), model, None)

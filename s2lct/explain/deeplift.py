@@ -7,10 +7,19 @@
   ``return_convergence_delta`` and the method is marked not applicable when it fails.
 * ``lrp``: Captum ``LRP`` (epsilon rule) has rules only for ``nn.Linear``, ``nn.Conv2d``, pooling,
   ``nn.BatchNorm2d``, ``nn.ReLU``, ``nn.Tanh`` and ``nn.Dropout``; it raises on ``nn.Embedding``,
-  LayerNorm and attention. It therefore applies to models whose
+  LayerNorm, recurrent layers and attention. It therefore applies to models whose
   :meth:`~s2lct.explain.adapters.TokenClassifier.lrp_module` (embedding output → logits) is built
-  from those layers only (bag-of-embeddings and feed-forward/CNN heads), never to BERT-, RoBERTa-
-  or DistilBERT-style transformers; the reason names the layer types without a rule.
+  from those layers only (bag-of-embeddings and feed-forward/CNN heads such as the ``cnn-sst2``
+  task model), never to BERT-, RoBERTa- or DistilBERT-style transformers or to the ``gru-sst2``
+  GRU (Poerner et al. hand-wrote Arras et al.'s rule that treats gates as weights; Captum has no
+  such rule and this project does not write one); the reason names the layer types without a rule.
+  LRP explains s itself, so its completeness check is that the relevances sum to s (exact for a
+  bias-free network such as ``cnn-sst2``; biases absorb relevance elsewhere, and an input whose
+  relevances miss s by more than the tolerance is left unexplained, as for IG and DeepLIFT).
+
+On a bias-free network of ReLUs and max pooling with the all-pad (zero) baseline — ``cnn-sst2`` —
+gradient × input, integrated gradients, epsilon-LRP and DeepLIFT give the same relevances (the
+network is piecewise linear and positively homogeneous: Ancona et al. 2018, §3); a test checks it.
 """
 
 from __future__ import annotations
@@ -92,7 +101,8 @@ class LrpExplainer(Explainer):
             return f"lrp: model {handle.name!r} exposes no module for Captum's LRP"
         bad = lrp_unsupported(module)
         if bad:
-            return f"lrp: Captum's LRP has no rule for {', '.join(bad[:6])} in model {handle.name!r} (transformers are not supported)"
+            return (f"lrp: Captum's LRP has no rule for {', '.join(bad[:6])} in model {handle.name!r} (its rules cover "
+                    f"Linear, Conv2d, pooling, BatchNorm2d, ReLU, Tanh and Dropout: not attention, LayerNorm or recurrent layers)")
         return None
 
     def explain(self, handle: ModelHandle, text: str, target: str) -> Explanation:
@@ -105,10 +115,16 @@ class LrpExplainer(Explainer):
         k = clf.classes.index(target)
         with torch.no_grad():
             emb = clf.embeddings(inp["ids"]).detach()
-        method = LRP(clf.lrp_module())
+        module = clf.lrp_module()
+        with torch.no_grad():
+            score = float(module(emb, inp["mask"])[0, k])
+        method = LRP(module)
         attr = method.attribute(emb.requires_grad_(True), target=k, additional_forward_args=(inp["mask"],))
         token_rel = attr[0].detach().float().sum(dim=-1).cpu().numpy()
-        return _words_explanation(self.name, target, inp, token_rel, {"evaluations": 1, "backwards": 1})
+        delta = float(token_rel.sum()) - score
+        check_completeness(self.name, delta, score, handle.name)
+        info = {"convergence_delta": round(delta, 6), "output": round(score, 6), "evaluations": 2, "backwards": 1}
+        return _words_explanation(self.name, target, inp, token_rel, info)
 
 
 explainers.register("deeplift", func=DeepLiftExplainer)

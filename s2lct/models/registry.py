@@ -7,11 +7,14 @@ Resolution order of ``load_model(name)``:
    ``distilbert``;
 3. offline models under the models folder (:data:`LOCAL_ALIASES`): ``minilm-sst2`` is
    ``<models_dir>/minilm-sst2``, where ``models_dir`` is ``--models-dir`` or ``$S2LCT_MODELS_DIR``;
-4. user models registered under the entry-point group ``s2lct_models`` (:data:`ENTRY_POINT_GROUP`):
+4. the papers' task models (:data:`TASK_MODELS`): ``cnn-sst2`` and ``gru-sst2``, built into
+   ``<cache_dir>/task-models/<name>`` by ``s2lct build-task-model NAME`` (never shipped: weights
+   are trained here); a folder written by that command also loads by its path;
+5. user models registered under the entry-point group ``s2lct_models`` (:data:`ENTRY_POINT_GROUP`):
    the entry point names a callable ``texts -> list`` whose items are a label string, a dict
    ``{label: probability}``, or a sequence of 2 (negative, positive) or 3 (negative, neutral,
    positive) probabilities; or a :class:`SentimentModel` subclass/factory;
-5. ``hf:NAME`` — any Hugging Face hub name; an existing folder (or a path starting with ``.``, ``/``
+6. ``hf:NAME`` — any Hugging Face hub name; an existing folder (or a path starting with ``.``, ``/``
    or ``~``) — a local Hugging Face model; a name with a ``/`` — a hub name.
 
 Anything else is an error listing the aliases.
@@ -50,6 +53,11 @@ HF_ALIASES: dict[str, str] = {
 }
 #: Offline models: alias -> folder name under the models folder (``S2LCT_MODELS_DIR``).
 LOCAL_ALIASES: dict[str, str] = {"minilm-sst2": "minilm-sst2"}
+#: The papers' task models: alias -> architecture (see :mod:`s2lct.models.task`).
+TASK_MODELS: dict[str, str] = {"cnn-sst2": "cnn", "gru-sst2": "gru"}
+#: The agreement paradigm's task model of a task model (Linzen's number prediction, see
+#: :mod:`s2lct.models.task.number`); it predicts Sg/Pl, not sentiment, so it is built, never loaded by name.
+NUMBER_MODELS: dict[str, str] = {"gru-sst2": "gru-number"}
 #: Lexicon models (class names in :mod:`s2lct.models.lexicon`).
 LEXICON_MODELS: dict[str, str] = {"vader": "VaderModel", "textblob": "TextBlobModel"}
 
@@ -60,7 +68,16 @@ def _entry_points() -> dict[str, metadata.EntryPoint]:
 
 def available_aliases() -> list[str]:
     """Every name ``load_model`` accepts besides paths and hub names."""
-    return [*LEXICON_MODELS, *HF_ALIASES, *LOCAL_ALIASES, *sorted(_entry_points())]
+    return [*LEXICON_MODELS, *HF_ALIASES, *LOCAL_ALIASES, *TASK_MODELS, *sorted(_entry_points())]
+
+
+def task_model_folder(name: str, cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """Where ``s2lct build-task-model NAME`` writes (and ``load_model(NAME)`` reads) a task model."""
+    if cache_dir is None:
+        from s2lct.config import Settings
+
+        cache_dir = Settings().cache_dir
+    return Path(cache_dir).expanduser() / "task-models" / name
 
 
 def _unknown(name: str) -> ModelError:
@@ -217,6 +234,13 @@ def load_model(
         if not folder.is_dir():
             raise ModelError(f"model {name!r}: folder {folder} not found; set --models-dir, S2LCT_MODELS_DIR or models_dir = ... in s2lct.toml / [tool.s2lct] to the folder holding {LOCAL_ALIASES[key]}/")
         return HuggingFaceModel(folder, **hf_opts)
+    if key in TASK_MODELS:
+        from s2lct.models.task.adapter import TaskModel, is_task_model_folder
+
+        folder = task_model_folder(key, cache_dir)
+        if not is_task_model_folder(folder):
+            raise ModelError(f"model {name!r} is not built yet (looked in {folder}); build it with: s2lct build-task-model {key}")
+        return TaskModel(folder, name=key, neutral_band=band, batch_size=batch_size, device=device)
     eps = _entry_points()
     if name in eps:
         return _from_entry_point(name, eps[name], {"neutral_band": band, "batch_size": batch_size})
@@ -226,6 +250,10 @@ def load_model(
         return HuggingFaceModel(name[3:], **hf_opts)
     path = Path(name).expanduser()
     if path.is_dir():
+        from s2lct.models.task.adapter import TaskModel, is_task_model_folder
+
+        if is_task_model_folder(path):
+            return TaskModel(path, neutral_band=band, batch_size=batch_size, device=device)
         return HuggingFaceModel(path, **hf_opts)
     if _looks_like_path(name):
         raise ModelError(f"model folder {name} does not exist; pass an existing Hugging Face model folder or one of: {', '.join(available_aliases())}")

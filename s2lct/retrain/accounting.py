@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import MissingResourceError
+from ..corpus.sst2 import load_sst2  # noqa: F401  (re-exported: retrain.loop reads it from here)
 from ..models.base import SentimentModel
 from ..run.predict import predict_texts
 from ..progress import ProgressFactory
@@ -41,21 +41,6 @@ class Evaluation:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> Evaluation:
         return cls(d["model"], d["identity"], dict(d["passed"]), d["sst2_accuracy"], d["sst2_n"])
-
-
-def load_sst2(path: str | Path) -> list[tuple[str, int]]:
-    """``sentence<TAB>label`` rows of a GLUE SST-2 file (header skipped)."""
-    path = Path(path)
-    if not path.is_file():
-        raise MissingResourceError(path, "the GLUE SST-2 files are expected at <data root>/sst2_glue/{train,dev}.tsv; set S2LCT_DATA_ROOT or --data-root")
-    rows = []
-    with open(path, encoding="utf-8") as fh:
-        next(fh, None)
-        for line in fh:
-            parts = line.rstrip("\n").split("\t")
-            if len(parts) >= 2 and parts[-1].strip() in ("0", "1"):
-                rows.append((parts[0].strip(), int(parts[-1])))
-    return rows
 
 
 def evaluate(

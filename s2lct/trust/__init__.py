@@ -12,6 +12,8 @@ ranks them:
 * :mod:`.metrics` — hits, baselines (random, last word, last noun) and bootstrap intervals;
 * :mod:`.card` — the report card (JSON, cached per model identity), :mod:`.html` its page,
   :mod:`.command` ``s2lct trust`` and the one-line verdict ``s2lct explain`` prints.
+* :mod:`.human_tasks` — the human-grounded task kit (Lertvittayakumjorn & Toni 2019, §3): questions
+  people answer about an explainer's evidence, exported with a hidden key, and their answers scored.
 
 Stage package above ``explain`` (imports it; nothing below imports this package).
 """

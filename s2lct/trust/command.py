@@ -10,7 +10,8 @@ from typing import Any
 
 from ..atomic import write_json, write_text
 from ..errors import S2LCTError
-from .card import CardOptions, best_explainer, build_card, load_cached_card, trust_line
+from .card import CardOptions, build_card, load_cached_card
+from .ranking import best_explainer, trust_line
 
 CARD_JSON = "card.json"
 CARD_HTML = "card.html"
@@ -71,6 +72,20 @@ def ranking_table(card: dict[str, Any]) -> Any:
         for b in ("random", "last", "last_noun"):
             g.add_row(b, *(_score(a["baselines"][b][m]) for m in _AGREEMENT))
         parts += [g, Text(AGREEMENT_LEGEND, style="dim")]
+    f = par.get("faithfulness", {})
+    if f.get("status") == "ok" and f.get("explainers"):
+        mod = f.get("model", {})
+        ft = Table(title=f"faithfulness (Ding & Koehn §3.2) on {f['texts']} SST sentences", title_justify="left")
+        for col in ("explainer", "input\nconsistency", "model\nconsistency"):
+            ft.add_column(col, justify="left" if col == "explainer" else "right", overflow="fold")
+        for n, e in sorted(f["explainers"].items()):
+            ft.add_row(n, _score(e.get("input_consistency", {}).get("input_consistency")),
+                       _score(e.get("model_consistency", {}).get("model_consistency")))
+        legend = ("input consistency: Pearson of the relevances before/after swapping one word for another of the same tag; "
+                  "model consistency: Pearson of the model's and its distilled student's relevances")
+        if mod.get("agreement") is not None:
+            legend += f" (the student {mod.get('student')} predicts the model's class on {mod['agreement']:.0%} of these texts)"
+        parts += [ft, Text(legend + ".", style="dim")]
     return Group(*parts)
 
 
@@ -98,8 +113,10 @@ def trust_command(model: str, out: Path, opts: CardOptions, *, models_dir: Path 
     a = card["paradigms"]["agreement"]
     if a.get("status") == "ok":
         p = a["probe"]
-        console.print(f"number probe on {a['model']}: held-out accuracy {p['heldout_accuracy']:.2f} "
-                      f"(majority {p['majority_baseline']:.2f}); {a['correct']}/{a['items']} evaluation prefixes right", markup=False)
+        majority = f" (majority {p['majority_baseline']:.2f})" if p.get("majority_baseline") is not None else ""
+        what = "number probe on" if "probe" in a["model"] else "number model"
+        console.print(f"{what} {a['model']}: held-out accuracy {p['heldout_accuracy']:.2f}{majority}; "
+                      f"{a['correct']}/{a['items']} evaluation prefixes right", markup=False)
     else:
         console.print(a.get("reason", "agreement paradigm not run"), markup=False)
     d = card.get("disagreement", {})

@@ -115,8 +115,9 @@ def render_card_html(card: dict[str, Any]) -> str:
                    f"[{rb['ci'][0]:.2f}, {rb['ci'][1]:.2f}].</p>")
     if a.get("status") == "ok":
         p = a["probe"]
-        out.append(f"<h2>Morphosyntactic agreement</h2><p class='note'>{_e(a['model'])}: probe accuracy {p['heldout_accuracy']:.2f} "
-                   f"on {p['heldout_prefixes']} held-out PTB prefixes (majority {p['majority_baseline']:.2f}), "
+        majority = f" (majority {p['majority_baseline']:.2f})" if p.get("majority_baseline") is not None else ""
+        out.append(f"<h2>Morphosyntactic agreement</h2><p class='note'>{_e(a['model'])} ({_e(p.get('features', 'probe'))}): "
+                   f"accuracy {p['heldout_accuracy']:.2f} on {p['heldout_prefixes']} held-out prefixes{majority}, "
                    f"{a['correct']} of {a['items']} evaluation prefixes right ({_counts(a['counts']['items'])}).</p>")
         metrics = ("hit_target", "hit_feat_correct", "hit_feat_wrong", "plausibility_expected", "plausibility_alternative")
         out.append("<table id='agreement'><tr><th>explainer</th>" + "".join(f"<th>{m}</th>" for m in metrics) + "</tr>")
@@ -137,6 +138,20 @@ def render_card_html(card: dict[str, Any]) -> str:
                 out.append(f"<tr><td>{_e(r['explainer'])}</td><td>{r['hybrid']:.2f}</td><td>{r['suite']:.2f}</td>"
                            f"<td>{'yes' if r['intervals_apart'] else 'no'}</td><td>{_verdict(r['hybrid_beats_random'])} / {_verdict(r['suite_beats_random'])}</td></tr>")
             out.append("</table>")
+    f = par.get("faithfulness", {})
+    if f.get("status") == "ok":
+        mod = f.get("model", {})
+        student = (f"; the student {_e(mod.get('student'))} predicts the model's class on {mod['agreement']:.0%} of them"
+                   if mod.get("agreement") is not None else f"; model consistency: {_e(mod.get('reason', 'not run'))}")
+        out.append(f"<h2>Faithfulness (Ding &amp; Koehn §3.2)</h2><p class='note'>{f['texts']} {_e(f['source'])}: input consistency is "
+                   f"the Pearson correlation of the relevances before and after swapping one word for another of the same tag, "
+                   f"number and polarity; model consistency the correlation of the model's and its distilled student's relevances"
+                   f"{student}. 1: unchanged, 0: unrelated.</p>")
+        out.append("<table id='faithfulness'><tr><th>explainer</th><th>input consistency</th><th>model consistency</th></tr>")
+        for n, v in sorted(f.get("explainers", {}).items()):
+            out.append(f"<tr><td>{_e(n)}</td>" + _cell(n, "faithfulness.input_consistency", v.get("input_consistency", {}).get("input_consistency"), None)
+                       + _cell(n, "faithfulness.model_consistency", v.get("model_consistency", {}).get("model_consistency"), None) + "</tr>")
+        out.append("</table>")
     reasons = _not_applicable(card)
     if reasons:
         out.append("<h2>Not applicable</h2><ul>" + "".join(

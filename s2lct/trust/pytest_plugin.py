@@ -28,7 +28,7 @@ def card_for(config: pytest.Config, model: Any) -> dict[str, Any] | None:
 
 def add_trust(result: dict[str, Any] | None, card: dict[str, Any] | None) -> dict[str, Any] | None:
     """The explain hook's result with the trust line appended to its message and explanation."""
-    from .card import trust_line
+    from .ranking import trust_line
 
     if not result or card is None:
         return result

@@ -39,11 +39,9 @@ class BowClassifier(TokenClassifier):
             def __init__(self) -> None:
                 super().__init__()
                 self.linear = head
-                self.pool = nn.AdaptiveAvgPool2d((1, 2))
 
-            def forward(self, e: Any, mask: Any) -> Any:  # per-token linear, then the sum (T x mean pool)
-                z = self.linear(e * mask.unsqueeze(-1))
-                return self.pool(z.unsqueeze(1)).reshape(len(z), 2) * e.shape[1]
+            def forward(self, e: Any, mask: Any) -> Any:  # the sum over tokens, then the linear layer (LRP's last)
+                return self.linear((e * mask.unsqueeze(-1)).sum(dim=1))
 
         self._head = Head()
         self.model = nn.ModuleDict({"emb": emb, "head": self._head})

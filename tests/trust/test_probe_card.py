@@ -17,7 +17,7 @@ from s2lct.explain.adapters import ModelHandle, prepare_model
 from s2lct.explain.registry import get_explainer
 from s2lct.models import load_model
 from s2lct.trust.agreement import AgreementItem
-from s2lct.trust.card import trust_line
+from s2lct.trust.ranking import trust_line
 from s2lct.trust.html import render_card_html
 from s2lct.trust.probe import predict_numbers, train_probe
 
@@ -67,8 +67,8 @@ def test_trust_end_to_end_on_minilm_and_explain_defaults_to_the_best(tmp_path, r
     cache = ["--cache-dir", str(tmp_path / "cache")]
     out = tmp_path / "card"
     args = ["trust", *cache, "--model", "minilm-sst2", "--out", str(out), "--explainers", "occlusion1,grad_dot_s",
-            "--documents", "6", "--fragments", "2", "--agreement-items", "4", "--probe-items", "40", "--suite", str(repo_dir / "generated"),
-            "--suite-cases", "2", "--threads", "1", "-q"]
+            "--documents", "6", "--fragments", "2", "--agreement-items", "4", "--probe-items", "600", "--suite", str(repo_dir / "generated"),
+            "--suite-cases", "2", "--faithfulness-texts", "0", "--threads", "1", "-q"]
     res = run(args)
     assert res.exit_code == 0, res.output
     card = json.loads((out / "card.json").read_text())
@@ -80,7 +80,7 @@ def test_trust_end_to_end_on_minilm_and_explain_defaults_to_the_best(tmp_path, r
     for e in h["explainers"].values():
         lo, hi = e["pointing_game"]["ci"]
         assert lo <= e["pointing_game"]["value"] <= hi
-    assert a["probe"]["train_prefixes"] == 40 and 0 <= a["probe"]["heldout_accuracy"] <= 1
+    assert a["probe"]["train_prefixes"] == 600 and a["probe"]["heldout_accuracy"] >= a["probe"]["majority_baseline"] + card["margin"]
     assert set(a["baselines"]) == {"random", "last", "last_noun"}
     assert [r["rank"] for r in card["ranking"]] == [1, 2]
     assert card["ranking"][0]["score"] >= card["ranking"][1]["score"]
@@ -103,19 +103,36 @@ def test_trust_end_to_end_on_minilm_and_explain_defaults_to_the_best(tmp_path, r
 def test_lexicon_model_skips_agreement_with_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
     res = CliRunner().invoke(app, ["trust", "--model", "vader", "--out", str(tmp_path / "v"), "--explainers", "occlusion1",
-                                   "--documents", "20", "--suite-cases", "0", "-q"], catch_exceptions=False)
+                                   "--documents", "20", "--suite-cases", "0", "--faithfulness-texts", "0", "-q"], catch_exceptions=False)
     assert res.exit_code == 0, res.output
     skipped = [ln for ln in res.output.splitlines() if "agreement paradigm skipped" in ln]
-    assert skipped and "'vader'" in skipped[0] and "no encoder" in skipped[0]
+    assert skipped and "'vader'" in skipped[0] and "no representation to probe" in skipped[0]
     card = json.loads((tmp_path / "v" / "card.json").read_text())
     assert card["paradigms"]["agreement"]["status"] == "skipped"
     assert card["paradigms"]["hybrid"]["explainers"]["occlusion1"]["pointing_game"]["n"] == card["paradigms"]["hybrid"]["scored"]
 
 
+def test_faithfulness_on_the_card_without_a_student_says_why(tmp_path, monkeypatch):
+    """vader: input consistency is scored on swapped SST sentences; model consistency has no student
+    to compare with, and the card says so instead of failing."""
+    monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
+    res = CliRunner().invoke(app, ["trust", "--model", "vader", "--out", str(tmp_path / "v"), "--explainers", "occlusion1",
+                                   "--documents", "20", "--suite-cases", "0", "--faithfulness-texts", "6", "-q"], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    f = json.loads((tmp_path / "v" / "card.json").read_text())["paradigms"]["faithfulness"]
+    assert f["status"] == "ok" and f["texts"] == 6
+    score = f["explainers"]["occlusion1"]["input_consistency"]["input_consistency"]
+    assert score["n"] >= 1 and -1 <= score["value"] <= 1
+    assert f["model"]["status"] == "skipped" and "no student" in f["model"]["reason"] and "'vader'" in f["model"]["reason"]
+    for pair in f["input"]["pairs"]:  # one word swapped, every other kept
+        a, b = pair["text"].split(), pair["swapped"].split()
+        assert len(a) == len(b) and sum(x != y for x, y in zip(a, b)) == 1
+
+
 def test_too_few_documents_is_one_line_with_the_count(tmp_path, monkeypatch):
     monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
     res = CliRunner().invoke(app, ["trust", "--model", "vader", "--out", str(tmp_path / "v"), "--explainers", "occlusion1",
-                                   "--documents", "2", "--suite-cases", "0", "-q"])
+                                   "--documents", "2", "--suite-cases", "0", "--faithfulness-texts", "0", "-q"])
     assert res.exit_code == 2
     assert "of 2 documents are left after discarding" in res.output
     assert "Traceback" not in res.output and not (tmp_path / "v" / "card.json").exists()
@@ -189,8 +206,8 @@ def card_with_planted_explainer(tmp_path, repo_dir, monkeypatch, name, complete,
     monkeypatch.setenv("S2LCT_CACHE_DIR", str(tmp_path / "cache"))
     try:
         res = run(["trust", "--model", "minilm-sst2", "--out", str(tmp_path / "card"), "--explainers", f"occlusion1,{name}",
-                   "--documents", str(documents), "--fragments", "2", "--agreement-items", "6", "--probe-items", "40",
-                   "--suite", str(repo_dir / "generated"), "--suite-cases", "2", "--threads", "1", "-q"])
+                   "--documents", str(documents), "--fragments", "2", "--agreement-items", "6", "--probe-items", "600",
+                   "--suite", str(repo_dir / "generated"), "--suite-cases", "2", "--faithfulness-texts", "0", "--threads", "1", "-q"])
     finally:
         catalogue._remove(("s2lct", "explainers", name))
     assert res.exit_code == 0, res.output
