@@ -72,18 +72,26 @@ def main() -> None:
     out: dict = {"model": args.model, "texts": len(texts), "explainers": [e.name for e in explainers], "student": info,
                  "student_seconds_this_run": round(t_student, 1), "torch_threads": torch.get_num_threads()}
 
+    done = [0]
+
+    def tick() -> None:  # one explained text
+        done[0] += 1
+        if done[0] % 10 == 0:
+            log(f"{done[0]} texts explained")
+
     t0 = time.perf_counter()
-    out["input_consistency"] = input_consistency(t_handle, explainers, texts, labels=labels, seed=args.seed, log=log)
+    out["input_consistency"] = input_consistency(t_handle, explainers, texts, labels=labels, seed=args.seed, log=log, tick=tick)
     out["input_consistency"]["wall_seconds"] = round(time.perf_counter() - t0, 1)
     log(f"input consistency: {out['input_consistency']['wall_seconds']} s")
     t0 = time.perf_counter()
-    out["model_consistency"] = model_consistency(t_handle, s_handle, explainers, texts, labels=labels, seed=args.seed, log=log,
+    out["model_consistency"] = model_consistency(t_handle, s_handle, explainers, texts, labels=labels, seed=args.seed, log=log, tick=tick,
                                                  student_info={k: info[k] for k in ("name", "dev", "layers", "parameters")})
     out["model_consistency"]["wall_seconds"] = round(time.perf_counter() - t0, 1)
     log(f"model consistency: {out['model_consistency']['wall_seconds']} s")
     if args.student_input:
         t0 = time.perf_counter()
-        out["student_input_consistency"] = input_consistency(s_handle, explainers, texts, labels=labels, seed=args.seed, log=log)
+        out["student_input_consistency"] = input_consistency(s_handle, explainers, texts, labels=labels, seed=args.seed, log=log,
+                                                             tick=tick)
         out["student_input_consistency"]["wall_seconds"] = round(time.perf_counter() - t0, 1)
     Path(args.out).write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
