@@ -32,6 +32,7 @@ def main() -> None:
     ap.add_argument("--student-input", action="store_true")
     ap.add_argument("--cache-dir", default=None)
     ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--workers", type=int, default=None, help="explaining processes (default: one per torch thread, as the card)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", default="faithfulness.json")
     args = ap.parse_args()
@@ -48,6 +49,11 @@ def main() -> None:
     from s2lct.trust.faithfulness import input_consistency, model_consistency
     from s2lct.trust.student import SST2_CLASSES, StudentOptions, build_student
 
+    from s2lct.trust.workers import MAX_AUTO_WORKERS
+
+    threads = torch.get_num_threads()
+    workers = args.workers or max(1, min(threads, MAX_AUTO_WORKERS))
+    per_worker = max(1, threads // workers)
     settings = get_settings(cache_dir=args.cache_dir)
     opts = StudentOptions(layers=args.layers, seed=args.seed)
     if args.train_examples is not None:
@@ -70,7 +76,11 @@ def main() -> None:
     explainers = parse_explainers(args.explainers)
     t_handle, s_handle = prepare_model(teacher), student.handle()
     out: dict = {"model": args.model, "texts": len(texts), "explainers": [e.name for e in explainers], "student": info,
-                 "student_seconds_this_run": round(t_student, 1), "torch_threads": torch.get_num_threads()}
+                 "student_seconds_this_run": round(t_student, 1), "torch_threads": threads, "workers": workers,
+                 "threads_per_worker": per_worker}
+
+    def save() -> None:  # after every stage: a stopped run keeps what it finished
+        Path(args.out).write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
     done = [0]
 
@@ -80,20 +90,24 @@ def main() -> None:
             log(f"{done[0]} texts explained")
 
     t0 = time.perf_counter()
-    out["input_consistency"] = input_consistency(t_handle, explainers, texts, labels=labels, seed=args.seed, log=log, tick=tick)
+    out["input_consistency"] = input_consistency(t_handle, explainers, texts, labels=labels, seed=args.seed, log=log, tick=tick,
+                                                 workers=workers, threads=per_worker)
     out["input_consistency"]["wall_seconds"] = round(time.perf_counter() - t0, 1)
+    save()
     log(f"input consistency: {out['input_consistency']['wall_seconds']} s")
     t0 = time.perf_counter()
     out["model_consistency"] = model_consistency(t_handle, s_handle, explainers, texts, labels=labels, seed=args.seed, log=log, tick=tick,
+                                                 workers=workers, threads=per_worker,
                                                  student_info={k: info[k] for k in ("name", "dev", "layers", "parameters")})
     out["model_consistency"]["wall_seconds"] = round(time.perf_counter() - t0, 1)
+    save()
     log(f"model consistency: {out['model_consistency']['wall_seconds']} s")
     if args.student_input:
         t0 = time.perf_counter()
         out["student_input_consistency"] = input_consistency(s_handle, explainers, texts, labels=labels, seed=args.seed, log=log,
-                                                             tick=tick)
+                                                             tick=tick, workers=workers, threads=per_worker)
         out["student_input_consistency"]["wall_seconds"] = round(time.perf_counter() - t0, 1)
-    Path(args.out).write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    save()
 
     ic, mc = out["input_consistency"], out["model_consistency"]
     sic = out.get("student_input_consistency")

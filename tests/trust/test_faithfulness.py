@@ -493,3 +493,21 @@ def test_a_teacher_without_an_automatic_student_brings_its_own():
     assert handle is mine and info == {"name": "student", "given": True}
     handle, _ = student_handle(teacher, student=KeywordModel())  # a SentimentModel-like object is wrapped
     assert handle.model is not None and handle.torch is None
+
+
+def test_worker_processes_give_the_same_section(tiny_teacher):
+    from s2lct.models.huggingface import HuggingFaceModel
+
+    handle = prepare(HuggingFaceModel(tiny_teacher, name="tiny"))
+    texts = [t for t, _ in synthetic(4, seed=5)]
+    pairs = [pair(t, 0, "x", "NN") for t in texts]  # any one-word change: the tiny tokenizer reads it as [UNK]
+    explainers = [get_explainer("occlusion1"), get_explainer("grad_dot_s")]
+    here = input_consistency(handle, explainers, pairs=pairs)
+    there = input_consistency(handle, explainers, pairs=pairs, workers=2)
+    assert set(here["explainers"]) == set(there["explainers"]) == {"occlusion1", "grad_dot_s"}
+    for a, b in zip(here["pairs"], there["pairs"], strict=True):  # equal up to float rounding across processes
+        assert a.pop("pearson") == pytest.approx(b.pop("pearson"), abs=1e-5) and a == b
+    for name, a in here["explainers"].items():
+        b = there["explainers"][name]
+        assert a["input_consistency"]["value"] == pytest.approx(b["input_consistency"]["value"], abs=1e-5)
+        assert (a["pairs"], a["skipped"]) == (b["pairs"], b["skipped"])
