@@ -209,7 +209,7 @@ class TokenScorer(Scorer):
         seqs = [self.variant_ids(row) for row in np.asarray(states)]
         logits = run_logits(self.clf, seqs, self.batch_size)
         self.evaluations += len(seqs)
-        p = _softmax(logits)
+        p = softmax(logits)
         return logits, p
 
 
@@ -244,7 +244,8 @@ def run_logits(clf: TokenClassifier, seqs: Sequence[Sequence[int]], batch_size: 
     return out
 
 
-def _softmax(x: np.ndarray) -> np.ndarray:
+def softmax(x: np.ndarray) -> np.ndarray:
+    """Row-wise softmax of logits (B, C), shifted by the row maximum so large scores do not overflow."""
     z = x - x.max(axis=1, keepdims=True)
     e = np.exp(z)
     return e / e.sum(axis=1, keepdims=True)

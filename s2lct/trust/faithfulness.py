@@ -49,7 +49,7 @@ from typing import Any
 
 import numpy as np
 
-from ..explain.adapters import ModelHandle, run_logits
+from ..explain.adapters import ModelHandle, run_logits, softmax
 from ..explain.base import CaseFailures, Explainer, Explanation
 from . import metrics as M
 from .swaps import SwapOptions, SwapPair, build_swap_pairs
@@ -94,8 +94,7 @@ def predicted_classes(handle: ModelHandle, texts: Sequence[str]) -> list[tuple[s
     if handle.torch is not None:
         clf = handle.torch
         logits = run_logits(clf, [clf.encode(t).ids for t in texts])
-        z = np.exp(logits - logits.max(axis=1, keepdims=True))
-        p = z / z.sum(axis=1, keepdims=True)
+        p = softmax(logits)
         classes = list(clf.classes)
         return [(classes[int(np.argmax(row))], {c: float(v) for c, v in zip(classes, row, strict=True)}) for row in p]
     if handle.model is None:

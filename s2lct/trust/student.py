@@ -44,7 +44,7 @@ import numpy as np
 
 from ..atomic import sha256_file, short_hash, write_json
 from ..errors import S2LCTError
-from ..explain.adapters import HFTokenClassifier, ModelHandle, TokenClassifier, prepare_model, run_logits
+from ..explain.adapters import HFTokenClassifier, ModelHandle, TokenClassifier, prepare_model, run_logits, softmax
 
 FORMAT_VERSION = 1
 INFO_FILE = "student.json"
@@ -133,9 +133,7 @@ def teacher_probabilities(teacher: TokenClassifier, texts: Sequence[str], temper
                           batch_size: int = 64) -> np.ndarray:
     """The teacher's class probabilities at ``temperature`` (rows in ``texts`` order)."""
     logits = run_logits(teacher, [_ids(teacher, t, max_length) for t in texts], batch_size)
-    z = logits / temperature
-    z = np.exp(z - z.max(axis=1, keepdims=True))
-    return z / z.sum(axis=1, keepdims=True)
+    return softmax(logits / temperature)
 
 
 def distil(teacher: TokenClassifier, student: TokenClassifier, texts: Sequence[str], options: StudentOptions | None = None, *,

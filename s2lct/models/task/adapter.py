@@ -13,10 +13,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 
 from s2lct.atomic import sha256_file, short_hash
-from s2lct.explain.adapters import Encoded, TokenClassifier, run_logits
+from s2lct.explain.adapters import Encoded, TokenClassifier, run_logits, softmax
 from s2lct.models.base import DEFAULT_NEUTRAL_BAND, ModelError, Prediction, SentimentModel, to_prediction
 
 from .training import CONFIG_FILE
@@ -73,9 +72,7 @@ class TaskModel(SentimentModel):
     def _predict_batch(self, texts: Sequence[str]) -> list[Prediction]:
         clf = self.token_classifier()
         logits = run_logits(clf, [clf.encode(t).ids for t in texts], batch_size=max(len(texts), 1))
-        z = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probs = z / z.sum(axis=1, keepdims=True)
-        return [to_prediction([float(x) for x in row], self.classes, self.neutral_band) for row in probs]
+        return [to_prediction([float(x) for x in row], self.classes, self.neutral_band) for row in softmax(logits)]
 
 
 class TaskTokenClassifier(TokenClassifier):

@@ -174,14 +174,10 @@ def distil_task_model(teacher: Any, texts: Sequence[str], dev_texts: Sequence[st
     ``dev_texts``, and that agreement is recorded as ``training.dev_accuracy``."""
     import numpy as np
 
-    from s2lct.explain.adapters import run_logits
+    from s2lct.explain.adapters import run_logits, softmax
 
     clf = teacher.token_classifier()
-    probs = []
-    for start in range(0, len(texts), 512):
-        logits = run_logits(clf, [clf.encode(t).ids for t in texts[start : start + 512]], batch_size=128)
-        z = np.exp(logits - logits.max(axis=1, keepdims=True))
-        probs.extend((z / z.sum(axis=1, keepdims=True)).tolist())
+    probs = softmax(run_logits(clf, [clf.encode(t).ids for t in texts], batch_size=128)).tolist()
     dev_logits = run_logits(clf, [clf.encode(t).ids for t in dev_texts], batch_size=128)
     train = [(t, int(np.argmax(p))) for t, p in zip(texts, probs, strict=True)]
     dev = [(t, int(k)) for t, k in zip(dev_texts, dev_logits.argmax(axis=1), strict=True)]
