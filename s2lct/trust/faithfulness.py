@@ -6,7 +6,7 @@ relevances stay put under changes that should not change the model's decision me
   (the one predicted for the original) is explained on both, and the score of a pair is the Pearson
   correlation of the two relevance vectors, aligned by word position (the texts have the same number
   of words). Ding & Koehn swap within template sentences; here any sentiment text (or agreement
-  prefix: pass the probe's handle and ``tags=NOUN_TAGS``) gets pairs. Whether the prediction changed
+  prefix: pass the probe's handle and ``SwapOptions(tags=NOUN_TAGS)``) gets pairs. Whether the prediction changed
   is recorded per pair, and the score is also given over the pairs whose prediction held: a swap that
   changed the decision may rightly change the explanation.
 * **Model consistency** (:func:`model_consistency`): the same texts explained on a teacher model and
@@ -27,8 +27,13 @@ How to read the numbers: 1 means the explanation is unchanged (up to scale and s
 two relevance vectors are unrelated. Consistency alone cannot tell a faithful explainer from a
 fixed one (an explainer that always points at the first word scores 1), so it is read beside the
 card's plausibility measures (pointing game, agreement), as Ding & Koehn read it beside theirs. Their
-Table 4 reports averages of 0.04–0.73 for input consistency and 0.01–0.69 for model consistency
-over language models and saliency methods.
+Table 4 reports averages of 0.17–0.80 for input consistency and 0.01–0.69 for model consistency
+over language models, data sets and saliency methods.
+
+For the card's own explaining loop (resumable records, worker processes), :func:`plan_input_consistency`
+and :func:`plan_model_consistency` return the items to explain and a ``section`` method that scores
+the relevances (:func:`record_fields` is the record callback that keeps them);
+:func:`input_consistency` and :func:`model_consistency` run the whole test here.
 
 Related measures not computed here: ferret (Attanasio et al., 2023) scores faithfulness by
 *comprehensiveness* (the drop of the predicted class's probability when the top-k relevant words
@@ -58,7 +63,8 @@ from .workers import WorkerPool, explain_item, picklable
 #: As the card's rule: an explainer left out of more than this share of the items (completeness
 #: failed on them) is not scored.
 MAX_SKIPPED_SHARE = 0.5
-#: Pairs (texts) the card samples by default for each test.
+#: Texts a card should sample for each test: on minilm-sst2, with grad_l2_s, grad_dot_s, ig, occlusion1,
+#: limsse_ms_p and lime in two worker processes, about 3 minutes each (docs/faithfulness.md).
 DEFAULT_TEXTS = 50
 
 

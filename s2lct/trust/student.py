@@ -63,9 +63,9 @@ class StudentOptions:
     """How a student is made (its hash names the cached student).
 
     ``train_examples``: 8,000 of SST-2 train's 67,349 texts (phrases and sentences), at learning
-    rate 3e-4, give minilm-sst2 a student that agrees with it on 86.1 % of SST-2 dev in 2.7 minutes
-    on 2 CPU cores; 16,000 texts gave the same agreement in twice the time, and 1e-4 gave 84.5 %
-    (docs/faithfulness.md)."""
+    rate 3e-4, give minilm-sst2 a student that agrees with it on 86.1 % of SST-2 dev in 159 s on 2
+    idle CPU cores (878 s while another training job held them); 16,000 texts gave the same
+    agreement in twice the time, and 1e-4 gave 84.5 % (docs/faithfulness.md)."""
 
     layers: int = 2
     train_examples: int = 8000
