@@ -8,8 +8,10 @@ expansions; over the suite: expansions / template cases (target >= 1.5), the mos
 inserted word's share of expansions (target <= 15%). For each template case without an
 expansion, the reason (``s2lct.expand.reasons``) of its seed sentence in the expansion store the
 suite was built from (``--cache-dir``; the manifest names the configuration), or
-``search_or_transform`` when the seed had accepted candidates that the capability refused
-(search rules, transform, an intensifier in a neutral seed). The reasons add up to the cases.
+``capability_refused`` when the seed had accepted candidates that the capability refused
+(search rules, transform, a capability rule such as an intensifier in a neutral seed or
+``exclude_fills``, the word cap): ``s2lct.expand.reasons.case_reason``, as ``s2lct generate``
+prints them. The reasons add up to the cases.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def main() -> None:
     os.environ["S2LCT_CACHE_DIR"] = str(args.cache_dir)
     from s2lct.config import get_settings
     from s2lct.corpus.sst import load_sst
-    from s2lct.expand.reasons import EXPANDED, seed_reason
+    from s2lct.expand.reasons import case_reason, seed_reason
     from s2lct.expand.store import ExpansionStore
 
     manifest = json.loads((args.suite / "manifest.json").read_text(encoding="utf-8"))
@@ -55,7 +57,7 @@ def main() -> None:
         reasons = Counter()
         for c in missing:
             rs = [seed_reason(stored[t]) if t in stored else "not_in_store" for t in seeds[c["id"]]] or ["not_in_store"]
-            reasons["search_or_transform" if EXPANDED in rs else sorted(rs)[0]] += 1
+            reasons[case_reason(rs)] += 1
         assert sum(reasons.values()) + len(expanded) == len(template)
         table[cap] = {"template_cases": len(template), "expanded": len(expanded),
                       "expanded_share": round(len(expanded) / len(template), 3) if template else None,

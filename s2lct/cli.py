@@ -160,13 +160,15 @@ def generate(
             compress=gzip, max_cases=max_cases, progress=bars, engine=runner,
         )
     table = Table(title=f"suite written to {out}", title_justify="left")
-    for col in ("id", "seeds", "cases", "expanded", "total"):
+    # cases: template (seed) cases; with exp.: those with at least one expansion; expansions: expanded cases
+    for col in ("id", "seeds", "cases", "with exp.", "expansions", "total"):
         table.add_column(col, justify="left" if col == "id" else "right", no_wrap=True)
-    table.add_column("why no expansion", overflow="fold", ratio=1)
+    table.add_column("why none (top reasons)", overflow="fold", ratio=1)
     for cap, info in report.manifest["capabilities"].items():
         tally = report.expansion.get(cap)
-        why = (tally.reason() if tally else "not regenerated in this run") or ""
-        table.add_row(cap, str(info["seeds"]), str(info["seed_cases"]), str(info["expansion_cases"]), str(info["cases"]), escape(why))
+        why = (tally.reason() or tally.top_reasons() if tally else "not regenerated in this run") or ""
+        with_exp = f"{tally.expanded_cases}" if tally is not None and not tally.off else ""
+        table.add_row(cap, str(info["seeds"]), str(info["seed_cases"]), with_exp, str(info["expansion_cases"]), str(info["cases"]), escape(why))
     Console(width=min(Console().width, 80)).print(table)
 
 

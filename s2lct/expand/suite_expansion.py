@@ -41,6 +41,11 @@ def _expandable(results: Sequence[CapabilityResult]) -> list[CapabilityResult]:
     return [r for r in results if expansion_off(r.spec) is None]
 
 
+def excluded_fills(spec: Any) -> frozenset[str]:
+    """The fills a capability's frames cannot take (``expansion.exclude_fills``), lower-cased."""
+    return frozenset(w.lower() for w in spec.expansion.exclude_fills)
+
+
 def seeds_to_expand(results: Sequence[CapabilityResult]) -> list[tuple[str, ...]]:
     """Every distinct seed sentence the cases of these capabilities were built from, in first-use order."""
     seeds: dict[tuple[str, ...], None] = {}
@@ -75,9 +80,12 @@ def expand_results(
         tally = tallies[r.spec.id]
         tally.add_seeds(seed_results[s] for s in seeds_to_expand([r]))
         _add_expansions(r, candidates, annotated, tally, spread, uses)
-        r.extra["expansion"] = {"max_per_seed": r.spec.expansion.max_per_seed, "word_rule": r.spec.expansion.word_rule}
+        r.extra["expansion"] = {"max_per_seed": r.spec.expansion.max_per_seed, "word_rule": r.spec.expansion.word_rule,
+                                **({"exclude_fills": sorted(excluded_fills(r.spec))} if r.spec.expansion.exclude_fills else {})}
     if spread and word_share is not None:
         _cap_suite(todo, tallies, word_share)
+    for r in todo:
+        _count_cases(r, seed_results, tallies[r.spec.id])
     stats = expander.stats
     return {
         "resources": expander.resources(),
@@ -187,6 +195,22 @@ def _positions_in(seed: Sequence[str], expanded: Sequence[str]) -> list[int]:
     return out
 
 
+def _count_cases(r: CapabilityResult, seed_results: dict[tuple[str, ...], Any], tally: ExpansionTally) -> None:
+    """Template cases with an expansion, and for each one without, why (``reasons.case_reason``)."""
+    from s2lct.expand.reasons import case_reason, seed_reason
+
+    expanded = {c.expansion["seed_case"] for c in r.cases if c.expansion is not None}
+    reasons: dict[str, int] = {}
+    for case in r.cases:
+        if case.expansion is not None or case.id in expanded:
+            continue
+        _template, _options, bound = r.origins[case.id]
+        why = case_reason(seed_reason(seed_results[seed.tokens]) for seed, _variant in bound.values() if seed.tokens in seed_results)
+        reasons[why] = reasons.get(why, 0) + 1
+    tally.expanded_cases = len(expanded)
+    tally.none_reasons = dict(sorted(reasons.items()))
+
+
 def _cap_suite(results: Sequence[CapabilityResult], tallies: dict[str, ExpansionTally], share: float) -> None:
     """``cap_word_share`` over every expansion of the suite (the target is the suite's: a capability
     with few distinct fills keeps them when the others bring variety); dropped ones are counted."""
@@ -235,6 +259,7 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
     spec, k = r.spec, r.spec.expansion.max_per_seed
     uses = {} if uses is None else uses
     kinds = None if r.spec.expansion.kinds is None else frozenset(r.spec.expansion.kinds)
+    excluded = excluded_fills(r.spec)
     new_cases = []
     for case in list(r.cases):
         template, options, bound = r.origins[case.id]
@@ -249,6 +274,9 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
                     continue
                 if not keeps_label([(m.word, m.symbol) for m in c.masks], seed.sentence.label, case.expected):
                     tally.capability_rules += 1  # an intensifier in a neutral seed, or in one the case denies
+                    continue
+                if excluded and any(m.word.lower() in excluded for m in c.masks):
+                    tally.capability_rules += 1  # a word the capability's frames cannot take ("Do I think that it is [probably] ...?")
                     continue
                 if kinds is not None and kind_of(c.production.split(" -> ")[0], tuple(m.symbol for m in c.masks)) not in kinds:
                     tally.capability_rules += 1  # a slot kind the spec does not allow

@@ -54,6 +54,13 @@ class ExpansionTally:
     beyond_k: int = 0  # valid, but beyond max_per_seed
     word_cap: int = 0  # kept expansions dropped so that no inserted word passes MAX_WORD_SHARE
     expansions: int = 0  # expanded cases in the suite
+    expanded_cases: int = 0  # template (seed) cases with at least one expansion
+    none_reasons: dict[str, int] = field(default_factory=dict)  # template cases with none, by reason (they add up)
+
+    def top_reasons(self, k: int = 3) -> str:
+        """The ``k`` commonest reasons template cases got no expansion, e.g. "selector 120, no_slot 40"."""
+        ranked = sorted(self.none_reasons.items(), key=lambda kv: (-kv[1], kv[0]))[:k]
+        return ", ".join(f"{name} {n}" for name, n in ranked)
 
     def add_seeds(self, results: Iterable[SeedResult]) -> None:
         """Count the seed-level stages of these (distinct) seeds' expansion results."""

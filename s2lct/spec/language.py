@@ -375,6 +375,10 @@ class Expansion(_Strict):
     kinds: list[SlotKind] | None = Field(
         default=None, description="slot kinds an expansion may fill (default: every kind the engine fills; docs/expansion.md)"
     )
+    exclude_fills: list[Annotated[str, Field(min_length=1, pattern=r"^\S+$")]] = Field(
+        default_factory=list,
+        description="words the capability's frames cannot take as a fill (e.g. hedges under \"Do I think that ...?\"); compared lower-cased",
+    )
 
 
 class DirectionSpec(_Strict):

@@ -54,7 +54,7 @@ def no_progress(description, total):
 
 
 def test_lc4_keeps_best_k_that_still_meet_the_rules(corpus, specs):
-    spec = specs["LC4"]
+    spec = specs["LC4"].model_copy(update={"expansion": specs["LC4"].expansion.model_copy(update={"max_per_seed": 2})})
     result = build_capability(spec, corpus, seed=0)
     before = {c.id: c for c in result.cases}
 
@@ -140,7 +140,7 @@ def test_lc1_rejects_a_fill_that_adds_a_sentiment_adjective(corpus, specs):
 
     def make(seed):
         nonlocal with_det
-        out = [insert(seed, len(seed) - 1, "again", "RB", 0.2)]
+        out = [insert(seed, len(seed) - 1, "here", "RB", 0.2)]
         for i, tok in enumerate(seed):
             if tok.lower() in determiners:  # "a great ..." : a positive adjective, banned by LC1
                 out.insert(0, insert(seed, i + 1, "great", "JJ", 0.9))
@@ -150,7 +150,7 @@ def test_lc1_rejects_a_fill_that_adds_a_sentiment_adjective(corpus, specs):
 
     expand_results([result], no_progress, expander=FakeExpander(make))
     words = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
-    assert with_det > 0 and "great" not in words and words.count("again") > 0
+    assert with_det > 0 and "great" not in words and words.count("here") > 0
     assert len(result.cases) > n
 
 
@@ -180,7 +180,7 @@ def test_an_intensifier_is_refused_in_neutral_seeds_and_kept_in_polar_ones(corpu
 
     def make(seed):
         adj = next((i for i, t in enumerate(seed) if t.lower() not in ("a", "an", "the") and i > 0), 1)
-        return [insert(seed, adj, "extremely", "RB", 0.9), insert(seed, len(seed) - 1, "again", "RB", 0.2)]
+        return [insert(seed, adj, "extremely", "RB", 0.9), insert(seed, len(seed) - 1, "here", "RB", 0.2)]
 
     words = {}
     for cap in ("LC1", "LC2"):  # LC1: neutral seeds; LC2: positive or negative seeds
@@ -189,7 +189,7 @@ def test_an_intensifier_is_refused_in_neutral_seeds_and_kept_in_polar_ones(corpu
         words[cap] = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
         labels = {s.label for c in result.cases for s in c.seeds}
         assert labels <= ({"neutral"} if cap == "LC1" else {"positive", "negative"}), cap
-    assert "again" in words["LC1"] and "extremely" not in words["LC1"]
+    assert "here" in words["LC1"] and "extremely" not in words["LC1"]
     assert "extremely" in words["LC2"]
 
 
@@ -227,7 +227,7 @@ def test_spec_slot_kinds_are_the_engines_and_a_wrong_one_is_one_line(tmp_path, r
     from s2lct.spec.language import SlotKind
 
     assert typing.get_args(SlotKind) == SLOT_KINDS
-    text = (repo_dir / "specs" / "LC1.yaml").read_text(encoding="utf-8").replace("  max_per_seed: 2", "  max_per_seed: 2\n  kinds: [adverbs]")
+    text = (repo_dir / "specs" / "LC1.yaml").read_text(encoding="utf-8").replace("\nexpansion:\n", "\nexpansion:\n  kinds: [adverbs]\n")
     (tmp_path / "LC1.yaml").write_text(text, encoding="utf-8")
     with pytest.raises(SpecError) as err:
         load_specs([tmp_path])
@@ -246,6 +246,53 @@ def test_no_fill_right_after_the_negation_a_transform_makes(corpus, specs):
     expand_results([result], no_progress, expander=FakeExpander(make))
     words = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
     assert "here" in words and "probably" not in words
+
+
+def test_a_capability_refuses_the_fills_its_frames_cannot_take(corpus, specs):
+    """``expansion.exclude_fills`` (a hedge under "Do I think that ...?"): compared lower-cased,
+    counted as a capability rule, other fills of the same seed still kept."""
+    spec = specs["LC2"].model_copy(update={"expansion": specs["LC2"].expansion.model_copy(update={"exclude_fills": ["Probably"]})})
+
+    def make(seed):
+        last = len(seed) - 1
+        return [insert(seed, last, "probably", "RB", 0.9), insert(seed, last, "indeed", "RB", 0.5)]
+
+    result = build_capability(spec, corpus, seed=0)
+    info = expand_results([result], no_progress, expander=FakeExpander(make), word_share=None)
+    words = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
+    assert words and set(words) == {"indeed"}
+    assert info["tallies"]["LC2"].capability_rules >= len(words)
+    assert result.extra["expansion"]["exclude_fills"] == ["probably"]
+
+
+def test_every_template_case_is_expanded_or_has_one_reason(corpus, specs):
+    """The per-capability accounting ``s2lct generate`` prints: template cases with an expansion
+    plus those without, by reason, add up to the template cases; a seed with no slot, one whose
+    fills were all rejected and one whose candidate the capability refused each get their reason."""
+    def make(seed):
+        last = len(seed) - 1
+        if len(seed) % 3 == 0:
+            return SeedResult("ok", (), None, 0, 0)  # no grammar difference
+        if len(seed) % 3 == 1:
+            c = insert(seed, last, "here", "RB", 0.2)
+            rejected = ExpansionCandidate(c.seed, c.tokens, c.masks, c.production, c.production_probability, c.score,
+                                          {"pos": True, "neutral": True, "selector": {"pass": False, "score": 0.1}})
+            return SeedResult("ok", (), None, 1, 1, (rejected,))
+        return [insert(seed, last, "indeed", "RB", 0.5)]
+
+    spec = specs["LC2"].model_copy(update={"expansion": specs["LC2"].expansion.model_copy(update={"exclude_fills": ["indeed"]})})
+    tallies = {}
+    for refuse in (False, True):
+        result = build_capability(spec if refuse else specs["LC2"], corpus, seed=0)
+        tally = expand_results([result], no_progress, expander=FakeExpander(make), word_share=None)["tallies"]["LC2"]
+        template = [c for c in result.cases if c.expansion is None]
+        assert tally.expanded_cases + sum(tally.none_reasons.values()) == len(template)
+        assert tally.none_reasons.get("no_slot") and tally.none_reasons.get("rejected:selector")
+        assert tally.top_reasons(1) in {f"{k} {v}" for k, v in tally.none_reasons.items()}
+        tallies[refuse] = tally
+    kept, refused = tallies[False], tallies[True]
+    assert kept.expanded_cases > 0 and refused.expanded_cases == 0
+    assert refused.none_reasons["capability_refused"] == kept.none_reasons.get("capability_refused", 0) + kept.expanded_cases
 
 
 def test_slot_kind_engine_spreads_the_inserted_words(corpus, specs):

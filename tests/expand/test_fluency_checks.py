@@ -71,6 +71,13 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("a film", "DT NN", {1: ("entertaining", "JJ")}, "article"),
         # the blind read's "the courage of its convictions and [so] excellent performances" (issue 23)
         ("and excellent performances", "CC JJ NNS", {1: ("so", "RB")}, "predicative_degree"),
+        # issue 22's blind read of 150 suite expansions
+        ("This one 's weaker than most .", "DT NN VBZ JJR IN JJS .", {3: ("extremely", "RB")}, "degree_comparative"),
+        ("had never looked uglier", "VBD RB VBN JJR", {3: ("so", "RB")}, "degree_comparative"),
+        ("it 's that good", "PRP VBZ RB JJ", {2: ("quite", "RB")}, "degree_comparative"),
+        ("the name says it all .", "DT NN VBZ PRP DT .", {3: ("that", "IN")}, "complementiser_clause"),
+        ("Schnitzler proves himself a deft stylist", "NNP VBZ PRP DT JJ NN", {2: ("that", "IN")}, "complementiser_clause"),
+        ("the notion , even now , is dysfunctional", "DT NN , RB RB , VBZ JJ", {6: ("that", "IN")}, "complementiser_clause"),
     ],
 )
 def test_function_words_bad(seed, tags, fills, rule):
@@ -90,6 +97,10 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("it is excellent .", "PRP VBZ JJ .", {2: ("so", "RB")}),  # predicative: "is so excellent"
         ("and excellent performances", "CC JJ NNS", {1: ("really", "RB")}),
         ("takes few chances", "VBZ JJ NNS", {1: ("so", "RB")}),  # a quantifier: "so few chances"
+        ("it is better than most .", "PRP VBZ JJR IN JJS .", {2: ("far", "RB")}),  # a comparative takes "far", "much"
+        ("it is weak .", "PRP VBZ JJ .", {2: ("extremely", "RB")}),  # the positive degree takes an intensifier
+        ("I think it works .", "PRP VBP PRP VBZ .", {2: ("that", "IN")}),  # "that" opens a finite clause
+        ("you know you 're in trouble", "PRP VBP PRP VBP IN NN", {2: ("that", "IN")}),
     ],
 )
 def test_function_words_good(seed, tags, fills):

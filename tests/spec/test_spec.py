@@ -147,3 +147,17 @@ def test_any_mutation_gives_spec_or_one_line_error(tmp_path, mutations):
         assert exc.line is None or 1 <= exc.line <= len(path.read_text().splitlines()) + 1
     else:
         assert spec.id and spec.templates and set(spec.templates[0].expected) <= set(spec.expected_labels) | {"seed_label"}
+
+
+@pytest.mark.parametrize("fills", ["[also, 'two words']", "['']", "also"])
+def test_exclude_fills_must_be_a_list_of_single_words(tmp_path, fills):
+    path = write(tmp_path, VALID + f"expansion:\n  exclude_fills: {fills}\n")
+    with pytest.raises(SpecError) as err:
+        load_spec(path)
+    text = str(err.value)
+    assert text.startswith(f"{path}:") and "exclude_fills" in text and "\n" not in text
+
+
+def test_exclude_fills_are_read(tmp_path):
+    spec = load_spec(write(tmp_path, VALID + "expansion:\n  exclude_fills: [Also, probably]\n"))
+    assert spec.expansion.exclude_fills == ["Also", "probably"]

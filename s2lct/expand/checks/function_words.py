@@ -12,7 +12,17 @@ masked-LM fills seen in the suite:
   ("the courage of its convictions and [so] excellent performances"): these degree words take a
   predicative adjective ("is so excellent") or "so excellent a film", never an attributive one
   (quantifiers aside: "so few chances"). On the 1,524 annotated candidates it rejects 2 non-fluent
-  ("so standard crime drama", "so satisfying fare") and no fluent one.
+  ("so standard crime drama", "so satisfying fare") and no fluent one;
+- ``degree_comparative``: an intensifier (VADER's boosters, "so", "quite", "very") before a
+  comparative or superlative ("[extremely] weaker", "[so] uglier", "[quite] weaker") or before
+  "that" ("it's [quite] that good"): a comparative takes "much" or "far", not a degree word;
+- ``complementiser_clause``: an inserted complementiser "that" must open a finite clause: not
+  right before a verb ("..., [that] is so insanely"), and a finite verb must follow before the
+  next punctuation ("the name says [that] it all", "proves [that] himself a deft pace master").
+
+The last two came from a blind read of 150 suite expansions (issue 22); on the 1,524 annotated
+candidates they reject 5 and 4 non-fluent ones ("so better", "quite more than", "in [that]
+everyone") and no fluent one.
 
 Hand-written rules over tokens and tags: they are cheap, exact on the defects they name, and no
 library offers them; the masked-LM score (``pll``) catches the open-ended rest.
@@ -23,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from s2lct.expand.boosters import intensifiers
 from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
 
 DETERMINERS = frozenset({"DT", "PRP$", "WDT", "WP$"})
@@ -32,6 +43,11 @@ INDEFINITE = frozenset(
 )
 PREPOSITIONS = frozenset({"IN", "TO"})
 PREDICATIVE_DEGREE = frozenset({"so", "too", "as", "how"})
+#: degree words that the booster list lacks but the masked LM offers
+DEGREE = frozenset({"so", "very", "quite", "too", "rather", "fairly", "pretty", "somewhat", "really"})
+COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
+FINITE_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
+CLAUSE_BREAKS = frozenset({",", ";", ":", ".", "?", "!", "--", "-", "(", ")", "-LRB-", "-RRB-", "``", "''"})
 #: quantifiers the tagger calls adjectives, which these degree words do modify ("so few chances")
 QUANTIFIERS = frozenset({"few", "little", "many", "much"})
 COMPLEX_PREPOSITIONS = frozenset(
@@ -62,10 +78,11 @@ def wants_an(word: str) -> bool | None:
 
 class FunctionWords:
     name = "function_words"
-    version = "3"  # 2: predicative_degree; 3: quantifiers exempt
+    version = "4"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause
 
     def settings(self) -> dict[str, Any]:
-        return {"rules": ["repeat", "article", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree"]}
+        return {"rules": ["repeat", "article", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
+                          "degree_comparative", "complementiser_clause"]}
 
     def check(self, items: Sequence[CheckItem], ctx: CheckContext) -> list[CheckResult]:
         out = []
@@ -103,7 +120,25 @@ class FunctionWords:
                     return "preposition_stack"
         if w in PREDICATIVE_DEGREE and p + 2 < n and it.tag(p + 1).startswith("JJ") and it.tag(p + 2).startswith("NN") and toks[p + 1] not in QUANTIFIERS:
             return "predicative_degree"
+        if (w in DEGREE or w in intensifiers()) and p + 1 < n and (it.tag(p + 1) in COMPARATIVE_TAGS or toks[p + 1] == "that"):
+            return "degree_comparative"
+        if w == "that" and tag in ("IN", "DT", "WDT") and not _opens_finite_clause(it, p):
+            return "complementiser_clause"
         return None
+
+
+def _opens_finite_clause(it: CheckItem, p: int) -> bool:
+    """Whether the words after an inserted "that" read as a finite clause: a subject first (not a
+    verb), then a finite verb before the next punctuation mark."""
+    n = len(it.tokens)
+    if p + 1 >= n or it.tag(p + 1).startswith("VB") or it.tag(p + 1) == "MD":
+        return False
+    for q in range(p + 1, n):
+        if it.tokens[q] in CLAUSE_BREAKS:
+            return False
+        if it.tag(q) in FINITE_TAGS:
+            return True
+    return False
 
 
 @fluency_checks.register("function_words")
