@@ -75,6 +75,8 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("This one 's weaker than most .", "DT NN VBZ JJR IN JJS .", {3: ("extremely", "RB")}, "degree_comparative"),
         ("had never looked uglier", "VBD RB VBN JJR", {3: ("so", "RB")}, "degree_comparative"),
         ("it 's that good", "PRP VBZ RB JJ", {2: ("quite", "RB")}, "degree_comparative"),
+        ("the actors are fantastic .", "DT NNS VBP JJ .", {3: ("very", "RB")}, "scalar_extreme"),
+        ("it is priceless .", "PRP VBZ JJ .", {2: ("extremely", "RB")}, "scalar_extreme"),
         ("the name says it all .", "DT NN VBZ PRP DT .", {3: ("that", "IN")}, "complementiser_clause"),
         ("Schnitzler proves himself a deft stylist", "NNP VBZ PRP DT JJ NN", {2: ("that", "IN")}, "complementiser_clause"),
         ("the notion , even now , is dysfunctional", "DT NN , RB RB , VBZ JJ", {6: ("that", "IN")}, "complementiser_clause"),
@@ -99,6 +101,8 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("takes few chances", "VBZ JJ NNS", {1: ("so", "RB")}),  # a quantifier: "so few chances"
         ("it is better than most .", "PRP VBZ JJR IN JJS .", {2: ("far", "RB")}),  # a comparative takes "far", "much"
         ("it is weak .", "PRP VBZ JJ .", {2: ("extremely", "RB")}),  # the positive degree takes an intensifier
+        ("it is perfect .", "PRP VBZ JJ .", {2: ("absolutely", "RB")}),  # an extreme adjective takes a maximizer
+        ("it is brilliant .", "PRP VBZ JJ .", {2: ("so", "RB")}),
         ("I think it works .", "PRP VBP PRP VBZ .", {2: ("that", "IN")}),  # "that" opens a finite clause
         ("you know you 're in trouble", "PRP VBP PRP VBP IN NN", {2: ("that", "IN")}),
     ],
