@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +24,9 @@ from s2lct.generate.transforms import (
     join_pieces,
     variant_text,
 )
+from s2lct.errors import S2LCTError
 from s2lct.spec import CapabilitySpec, SeedLabel, SeedSlot, Template
+from s2lct.spec.review import loaded, seed_key
 from s2lct.suite import CapabilityResult, Case, case_id, seed_ref
 
 
@@ -71,7 +73,7 @@ def _block(seed: AnnotatedSentence, blocks: int) -> int:
 
 def _partner_blocks(spec: CapabilitySpec, variants: dict[tuple[str, str, str, str], list[_SeedVariants]]) -> int:
     """How many blocks the capability's seeds fall into: its smallest partner pool over ``PARTNER_BLOCK_SEEDS``."""
-    sizes = [len(variants[_slot_key(slot)]) for t in spec.templates for slot in t.slots()[1:]]
+    sizes = [len(variants[_slot_key(slot)]) for t in spec.templates for slot in t.drawn()[1:]]
     return max(1, min(sizes, default=0) // PARTNER_BLOCK_SEEDS)
 
 
@@ -107,6 +109,51 @@ def sample_pools(spec: CapabilitySpec, pools: dict[str, list[AnnotatedSentence]]
     return out
 
 
+def _key_of(seed: AnnotatedSentence) -> str:
+    return seed_key(seed.sentence.source, seed.sentence.split, seed.sentence.index)
+
+
+def reviewed_out(spec: CapabilitySpec, pools: dict[str, list[AnnotatedSentence]]) -> frozenset[str]:
+    """Keys of the pools' seeds that the spec's seed review leaves out; a verdict whose text is
+    not the corpus sentence at its key is an error (the review was made on other data)."""
+    review = spec.sampling.seed_review
+    if review is None:
+        return frozenset()
+    found = loaded(review)
+    rows = found.flagged(review.exclude)
+    out = set()
+    for pool in pools.values():
+        for s in pool:
+            key = _key_of(s)
+            row = rows.get(key) or found.rows.get(key)
+            if row is not None and row.text != s.text:
+                raise S2LCTError(
+                    f"{found.path}:{row.line}: the verdict on {key} is for {row.text!r}, but the corpus has {s.text!r} there; "
+                    "the review was made on other data: review the seed again or remove the line"
+                )
+            if key in rows:
+                out.add(key)
+    return frozenset(out)
+
+
+def _unflagged(block: list[_SeedVariants], start: int, flagged: frozenset[str]) -> _SeedVariants | None:
+    """The partner drawn at ``start``, or the next one the review keeps (so partners the review
+    keeps stay as they were drawn); None when it keeps none."""
+    for step in range(len(block)):
+        sv = block[(start + step) % len(block)]
+        if _key_of(sv.seed) not in flagged:
+            return sv
+    return None
+
+
+def _next_kept(by_block: dict[int, list[_SeedVariants]], block: int, blocks: int, flagged: frozenset[str]) -> _SeedVariants | None:
+    for step in range(1, blocks + 1):
+        found = _unflagged(by_block.get((block + step) % blocks, []), 0, flagged)
+        if found is not None:
+            return found
+    return None
+
+
 def build_case(
     spec: CapabilitySpec,
     template: Template,
@@ -137,15 +184,23 @@ def build_case(
     return Case(case_id(spec.id, *key), spec.id, text, expected, template.id, transform, seeds, fragments, expansion)
 
 
-def spread_sample(keys: list[tuple[int, int, int, int]], limit: int, rng: random.Random) -> list[tuple[int, int, int, int]]:
+def spread_sample(
+    keys: list[tuple[int, int, int, int]],
+    limit: int,
+    rng: random.Random,
+    left_out: Callable[[tuple[int, int, int, int]], bool] | None = None,
+) -> list[tuple[int, int, int, int]]:
     """``limit`` of the (template, primary seed, combination, variant) keys, sorted, drawn so that
     every primary seed is used once before any is used twice (issue 23: with fewer seeds than
     cases, a plain sample repeats some seeds three or four times in frames that differ by a word,
-    and the suite reads as near-duplicates)."""
+    and the suite reads as near-duplicates). Keys ``left_out`` are dropped after the draw, not
+    before, so every other key keeps its place in it and the sample changes only where they were."""
     order = rng.sample(keys, len(keys))
     seen: dict[tuple[int, int], int] = {}
     ranked = []
     for pos, key in enumerate(order):
+        if left_out is not None and left_out(key):
+            continue
         primary = (key[0], key[1])
         ranked.append((seen.get(primary, 0), pos, key))
         seen[primary] = seen.get(primary, 0) + 1
@@ -172,26 +227,38 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
         for slot in template.slots():
             if _slot_key(slot) not in variants:
                 variants[_slot_key(slot)], n_unfit, n_skip = _pool_variants(pools[slot.seed], slot)
-                skipped += n_skip if slot is template.slots()[0] else 0
+                skipped += n_skip if slot is template.drawn()[0] else 0
                 if slot.accepts is not None:
                     unfit[f"{template.id}/{slot.name}"] = n_unfit
         literal = [_options(p) for p in template.parts if not isinstance(p, SeedSlot)]
         combos.append(list(itertools.product(*literal)))
-        primary = template.slots()[0]
+        primary = template.drawn()[0]
         for i, sv in enumerate(variants[_slot_key(primary)]):
             for c in range(len(combos[-1])):
                 for v in range(len(sv.variants)):
                     keys.append((t_index, i, c, v))
-    candidates = len(keys)
-    if limit is not None and len(keys) > limit:
-        keys = spread_sample(keys, limit, _rng(seed, spec.id, "cases"))
+    flagged = reviewed_out(spec, pools)
+    primary_flagged = {}
+    for t_index, template in enumerate(spec.templates):
+        pool = variants[_slot_key(template.drawn()[0])]
+        primary_flagged[t_index] = {i for i, sv in enumerate(pool) if _key_of(sv.seed) in flagged}
+
+    def left_out(key: tuple[int, int, int, int]) -> bool:
+        return key[1] in primary_flagged[key[0]]
+
+    kept_keys = [k for k in keys if not left_out(k)] if flagged else keys
+    candidates = len(kept_keys)
+    if limit is not None and candidates > limit:
+        keys = spread_sample(keys, limit, _rng(seed, spec.id, "cases"), left_out if flagged else None)
+    else:
+        keys = kept_keys
     cases: dict[str, Case] = {}
     origins = {}
     blocks = _partner_blocks(spec, variants)
     pool_blocks: dict[tuple[str, str, str, str], dict[int, list[_SeedVariants]]] = {}
     for t_index, i, c, v in keys:
         template = spec.templates[t_index]
-        slots = template.slots()
+        slots = template.drawn()
         primary = variants[_slot_key(slots[0])][i]
         bound = {slots[0].name: (primary.seed, primary.variants[v])}
         for other in slots[1:]:
@@ -204,15 +271,22 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
             if _slot_key(other) not in pool_blocks:
                 pool_blocks[_slot_key(other)] = _by_block(pool, blocks)
             block = _in_block(pool_blocks[_slot_key(other)], pool, _block(primary.seed, blocks), blocks)
-            partner = block[rng.randrange(len(block))]
+            partner = _unflagged(block, rng.randrange(len(block)), flagged)
+            if partner is None:  # the review leaves none of this block: the first kept seed of the next blocks
+                partner = _next_kept(pool_blocks[_slot_key(other)], _block(primary.seed, blocks), blocks, flagged)
+            if partner is None:
+                break
             bound[other.name] = (partner.seed, partner.variants[rng.randrange(len(partner.variants))])
         else:
+            bound = {s.name: bound[s.name] for s in template.slots()}  # in the template's order, as the text reads
             case = build_case(spec, template, combos[t_index][c], bound)
             if case.id not in cases:
                 cases[case.id] = case
                 origins[case.id] = (template, combos[t_index][c], bound)
     ordered = [cases[k] for k in sorted(cases)]
     extra: dict[str, Any] = {"seeds_removed_by_rule": removed} if removed else {}
+    if spec.sampling.seed_review is not None:
+        extra["seeds_removed_by_review"] = len({k for pool in pools.values() for s in pool if (k := _key_of(s)) in flagged})
     if unfit:
         extra["seeds_unfit_by_slot"] = unfit
     return CapabilityResult(spec, ordered, pools, candidates, skipped, extra=extra, origins=origins)

@@ -11,7 +11,7 @@ import math
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from s2lct.constants import LABELS
 
@@ -333,6 +333,21 @@ class Template(_Strict):
     id: str = Field(pattern=IDENT)
     parts: list[TemplatePart] = Field(min_length=1)
     expected: list[Label] | SeedLabel
+    primary: str | None = Field(
+        default=None,
+        pattern=IDENT,
+        description=(
+            "the slot whose seeds the cases are drawn for (each of its seeds in every frame, sampled and spread); "
+            "the other slots get a partner seed per case. Default: the first slot. LC7 names its second: its "
+            "neutral asides are few, and the cases should be as many as its positive opinions"
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _primary_is_a_slot(self) -> Template:
+        if self.primary is not None and self.primary not in (names := [s.name for s in self.slots()]):
+            raise ValueError(at_path(("primary",), f"template {self.id!r}: primary {self.primary!r} is not one of its slots {names}"))
+        return self
 
     @field_validator("parts")
     @classmethod
@@ -360,6 +375,12 @@ class Template(_Strict):
 
     def slots(self) -> list[SeedSlot]:
         return [p for p in self.parts if isinstance(p, SeedSlot)]
+
+    def drawn(self) -> list[SeedSlot]:
+        """The slots in the order cases draw them: the primary slot, then its partners."""
+        slots = self.slots()
+        first = next((s for s in slots if s.name == self.primary), slots[0])
+        return [first, *(s for s in slots if s is not first)]
 
 
 #: the slot kinds of s2lct.expand.slots.SLOT_KINDS (a test keeps the two equal)
@@ -415,8 +436,44 @@ class TestSection(_Strict):
         return self
 
 
+#: verdicts of a seed review (docs/specs.md, "Seed review"); ``clean`` is the one a review never excludes
+ReviewVerdict = Literal["clean", "mixed", "descriptive", "wrong_label", "off_target", "needs_context", "not_fluent"]
+
+
+class SeedReview(_Strict):
+    """A committed blind read of seed sentences: cases built on a seed it marks with one of
+    ``exclude`` are left out. The rules above cannot see whether a sentence is an opinion at all
+    ("He allows his cast members to make creative contributions.") or leans on a sentence before
+    it ("In other words, ..."); a reader can. Loaded and checked by ``s2lct.spec.review``."""
+
+    file: str = Field(
+        min_length=1,
+        description="JSON Lines file of verdicts, relative to the spec file; one row per seed: {source, split, index, text, verdict, note}",
+    )
+    exclude: list[ReviewVerdict] = Field(
+        min_length=1,
+        description="verdicts whose seeds are left out: mixed, descriptive, wrong_label, off_target, needs_context, not_fluent",
+    )
+    #: the file as read (``s2lct.spec.review.ReviewFile``), set when the loader resolves ``file``
+    _loaded: Any = PrivateAttr(default=None)
+
+    @field_validator("exclude")
+    @classmethod
+    def _not_clean(cls, v: list[str]) -> list[str]:
+        if "clean" in v:
+            raise ValueError("'clean' marks the seeds a review keeps; exclude lists the others (mixed, descriptive, ...)")
+        return v
+
+
 class Sampling(_Strict):
     max_cases: int | None = Field(default=None, ge=1, description="sample at most this many seed cases (fixed seed)")
+    seed_review: SeedReview | None = Field(
+        default=None,
+        description=(
+            "leave out the cases built on seeds a committed review marks with one of exclude; where the spec samples, "
+            "their places go to the next cases of the same draw, so every other case stays"
+        ),
+    )
 
 
 class CapabilitySpec(_Strict):

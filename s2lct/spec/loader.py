@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from s2lct.errors import SpecError, SpecErrors
+from s2lct.errors import S2LCTError, SpecError, SpecErrors
 from s2lct.spec.language import PATH_TAG, CapabilitySpec
 from s2lct.suite import natural_key
 
@@ -215,11 +215,19 @@ def load_spec(path: str | Path) -> CapabilitySpec:
     if not isinstance(doc, dict):
         raise SpecError(path, 1, "a spec must be a YAML mapping with keys id, name, expected_labels, seeds, templates")
     try:
-        return CapabilitySpec.model_validate(_plain(doc))
+        spec = CapabilitySpec.model_validate(_plain(doc))
     except ValidationError as exc:
         found = [SpecError(path, _line_of(doc, _useful_loc(e)), _describe(e)) for e in _distinct_errors(exc)]
         found.sort(key=lambda e: e.line or 0)
         raise SpecErrors(found) from None
+    if spec.sampling.seed_review is not None:
+        from s2lct.spec.review import bind
+
+        try:
+            bind(spec.sampling.seed_review, path.parent)
+        except S2LCTError as exc:
+            raise SpecError(path, _line_of(doc, ("sampling", "seed_review", "file")), f"sampling.seed_review.file: {exc}") from None
+    return spec
 
 
 def spec_files(paths: list[Path] | list[str]) -> list[Path]:
@@ -275,12 +283,15 @@ def spec_hash(spec: CapabilitySpec) -> str:
     """Hash of the validated content (not the bytes), so comments and formatting do not count."""
     from s2lct.atomic import dumps_json
 
-    return hashlib.sha256(dumps_json(_without_unset_additions(spec.model_dump(mode="json"))).encode()).hexdigest()
+    content = _without_unset_additions(spec.model_dump(mode="json"))
+    if spec.sampling.seed_review is not None and spec.sampling.seed_review._loaded is not None:
+        content["sampling"]["seed_review"]["sha256"] = spec.sampling.seed_review._loaded.sha256  # the verdicts, not the path
+    return hashlib.sha256(dumps_json(content).encode()).hexdigest()
 
 
 #: Optional keys added to the language after suites were committed: left out of the hash while
 #: unset, so adding a key does not invalidate every committed suite.
-_ADDED_KEYS = frozenset({"token_pattern", "kinds", "min_pass_rate", "checklist", "test"})
+_ADDED_KEYS = frozenset({"token_pattern", "kinds", "min_pass_rate", "checklist", "test", "seed_review", "primary"})
 
 
 def _without_unset_additions(obj: Any) -> Any:

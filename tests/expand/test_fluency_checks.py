@@ -71,6 +71,9 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("a film", "DT NN", {1: ("entertaining", "JJ")}, "article"),
         # the blind read's "the courage of its convictions and [so] excellent performances" (issue 23)
         ("and excellent performances", "CC JJ NNS", {1: ("so", "RB")}, "predicative_degree"),
+        # issue 23's later review: a list of modifiers before the noun
+        ("it makes compelling , provocative and prescient viewing", "PRP VBZ JJ , JJ CC JJ NN", {2: ("so", "RB")}, "predicative_degree"),
+        ("with terrible , pun-laden dialogue", "IN JJ , JJ NN", {1: ("so", "RB")}, "predicative_degree"),
         # issue 22's blind read of 150 suite expansions
         ("This one 's weaker than most .", "DT NN VBZ JJR IN JJS .", {3: ("extremely", "RB")}, "degree_comparative"),
         ("had never looked uglier", "VBD RB VBN JJR", {3: ("so", "RB")}, "degree_comparative"),
@@ -99,6 +102,9 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("it is excellent .", "PRP VBZ JJ .", {2: ("so", "RB")}),  # predicative: "is so excellent"
         ("and excellent performances", "CC JJ NNS", {1: ("really", "RB")}),
         ("takes few chances", "VBZ JJ NNS", {1: ("so", "RB")}),  # a quantifier: "so few chances"
+        # a comma or "and" before a new clause ends the adjective phrase (annotated fluent)
+        ("It looks good , Sonny , but you missed", "PRP VBZ JJ , NNP , CC PRP VBD", {2: ("so", "RB")}),
+        ("levels are low and character development a non-starter", "NNS VBP JJ CC NN NN DT NN", {2: ("so", "RB")}),
         ("it is better than most .", "PRP VBZ JJR IN JJS .", {2: ("far", "RB")}),  # a comparative takes "far", "much"
         ("it is weak .", "PRP VBZ JJ .", {2: ("extremely", "RB")}),  # the positive degree takes an intensifier
         ("it is perfect .", "PRP VBZ JJ .", {2: ("absolutely", "RB")}),  # an extreme adjective takes a maximizer

@@ -64,6 +64,7 @@ def small_corpus(tmp_path_factory, shared_dir, repo_dir):
     specs = root / "specs"
     specs.mkdir()
     shutil.copy(repo_dir / "specs" / "LC12.yaml", specs / "LC12.yaml")
+    shutil.copy(repo_dir / "specs" / "seed_review.jsonl", specs / "seed_review.jsonl")  # its sampling.seed_review
     for cap in ("LC2", "LC9"):
         text = (repo_dir / "specs" / "paper" / f"{cap}.yaml").read_text(encoding="utf-8")
         (specs / f"P{cap}.yaml").write_text(text.replace(f"id: {cap}\n", f"id: P{cap}\n"), encoding="utf-8")

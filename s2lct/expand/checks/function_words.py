@@ -8,8 +8,9 @@ masked-LM fills seen in the suite:
 - ``pronoun_stack``: an indefinite pronoun next to another ("nothing [anything] more than");
 - ``preposition_stack``: two prepositions in a row ("in [of] its tone"), but for common
   complex prepositions ("out of", "because of");
-- ``predicative_degree``: "so", "too", "as" or "how" before an adjective that a noun follows
-  ("the courage of its convictions and [so] excellent performances"): these degree words take a
+- ``predicative_degree``: "so", "too", "as" or "how" before an adjective that a noun follows,
+  directly or after a list of further modifiers ("the courage of its convictions and [so]
+  excellent performances", "it makes [so] compelling, provocative and prescient viewing"): these degree words take a
   predicative adjective ("is so excellent") or "so excellent a film", never an attributive one
   (quantifiers aside: "so few chances"). On the 1,524 annotated candidates it rejects 2 non-fluent
   ("so standard crime drama", "so satisfying fare") and no fluent one;
@@ -64,7 +65,8 @@ EXTREME_ADJECTIVES = frozenset(
     "extraordinary exceptional phenomenal spectacular marvelous wonderful awesome terrific stunning masterful masterly awful "
     "terrible horrible dreadful atrocious abysmal appalling horrendous unbearable unwatchable pointless worthless useless "
     "hopeless disastrous excruciating intolerable impossible essential complete total utter nonexistent priceless "
-    "unforgettable unmistakable full".split()
+    "unforgettable unmistakable full first-rate top-notch irresistible hilarious astonishing astounding breathtaking sublime "
+    "exquisite dazzling pure".split()
 )
 #: quantifiers the tagger calls adjectives, which these degree words do modify ("so few chances")
 QUANTIFIERS = frozenset({"few", "little", "many", "much"})
@@ -96,7 +98,7 @@ def wants_an(word: str) -> bool | None:
 
 class FunctionWords:
     name = "function_words"
-    version = "5"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme
+    version = "7"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list)
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["repeat", "article", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
@@ -136,7 +138,7 @@ class FunctionWords:
                 pair = (toks[min(p, q)], toks[max(p, q)])
                 if it.tag(q) in PREPOSITIONS and pair not in COMPLEX_PREPOSITIONS:
                     return "preposition_stack"
-        if w in PREDICATIVE_DEGREE and p + 2 < n and it.tag(p + 1).startswith("JJ") and it.tag(p + 2).startswith("NN") and toks[p + 1] not in QUANTIFIERS:
+        if w in PREDICATIVE_DEGREE and p + 1 < n and it.tag(p + 1).startswith("JJ") and toks[p + 1] not in QUANTIFIERS and _attributive(it, p + 1):
             return "predicative_degree"
         if (w in DEGREE or w in intensifiers()) and p + 1 < n and (it.tag(p + 1) in COMPARATIVE_TAGS or toks[p + 1] == "that"):
             return "degree_comparative"
@@ -145,6 +147,30 @@ class FunctionWords:
         if w == "that" and tag in ("IN", "DT", "WDT") and not _opens_finite_clause(it, p):
             return "complementiser_clause"
         return None
+
+
+_ADJECTIVAL = frozenset({"JJ", "JJR", "JJS", "VBN", "VBG"})
+
+
+def _attributive(it: CheckItem, q: int) -> bool:
+    """Whether the adjective at ``q`` modifies a noun that follows it, directly or across a list
+    of further modifiers ("compelling, provocative and prescient viewing"); a comma or "and"
+    followed by anything but another modifier ends the phrase ("so good, Sonny", "so low and
+    character development a non-starter")."""
+    n = len(it.tokens)
+    while q + 1 < n:
+        nxt = it.tag(q + 1)
+        if nxt.startswith("NN"):
+            return nxt in ("NN", "NNS")  # a proper noun after an adjective starts something else
+        if nxt in _ADJECTIVAL or nxt == "HYPH":
+            q += 1
+        elif (it.tokens[q + 1] == "," or nxt == "CC") and q + 2 < n and (it.tag(q + 2) in _ADJECTIVAL or it.tag(q + 2) == "RB"):
+            q += 2
+        elif nxt == "RB" and q + 2 < n and it.tag(q + 2) in _ADJECTIVAL:
+            q += 2
+        else:
+            return False
+    return False
 
 
 def _opens_finite_clause(it: CheckItem, p: int) -> bool:
