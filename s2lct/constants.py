@@ -9,4 +9,5 @@ LABELS: tuple[str, ...] = ("negative", "neutral", "positive")
 # 2: detokenised quotes and periods, phrase-label and shape rules, fluent templates.
 # 3: shape rule for a leading noun phrase, stray closing quotes dropped, LC9-LC12 seed rules.
 # 4: seed-quality and frame rules (issue 23), spread sampling, partner seeds drawn within blocks.
-GENERATION_VERSION = "4"
+# 5: seed reviews, a template's primary slot, embedding ops drop a double quote the seed never pairs.
+GENERATION_VERSION = "5"

@@ -64,12 +64,28 @@ def negate_copula(v: Variant) -> list[Variant]:
 
 
 CLOSING_QUOTES = frozenset({"'", "''", "’", "”"})
+#: double quotes, which SST writes `` and '' (an excerpt of a quotation may keep only one of them)
+OPENING_DOUBLE = frozenset({"``", "“"})
+CLOSING_DOUBLE = frozenset({"''", "”"})
+
+
+def _stray_quote(tokens: Sequence[str], at: int) -> bool:
+    """Whether the double quote at ``at`` has no partner in the seed: the sentence is an excerpt
+    of a quotation ("`` ... something appears to have been lost", "an interesting movie ! ''")."""
+    opening = sum(t in OPENING_DOUBLE for t in tokens)
+    closing = sum(t in CLOSING_DOUBLE for t in tokens)
+    return opening != closing and (tokens[at] in OPENING_DOUBLE if opening > closing else tokens[at] in CLOSING_DOUBLE)
 
 
 def strip_final_punct(v: Variant) -> list[Variant]:
-    """Drop final punctuation, also inside a closing quote ("... 20 years .'" → "... 20 years'")."""
+    """Drop final punctuation, also inside a closing quote ("... 20 years .'" → "... 20 years'"),
+    and a closing double quote that closes nothing (a blind review found "... but I feel that this
+    is an interesting movie!\"")."""
     toks, tags = list(v.tokens), list(v.tags)
     quote = None
+    while len(toks) > 1 and (toks[-1] in FINAL_PUNCT or _stray_quote(toks, len(toks) - 1)):
+        toks.pop()
+        tags.pop()
     if len(toks) > 2 and toks[-1] in CLOSING_QUOTES and toks[-2] in FINAL_PUNCT:
         quote = (toks.pop(), tags.pop())
     n = len(toks)
@@ -153,15 +169,24 @@ def backshift(v: Variant) -> list[Variant]:
 
 
 def strip_leading_conjunction(v: Variant) -> list[Variant]:
-    """Drop an opening "And"/"But"/"So", "Yes,"/"Well," or "..." from a seed embedded after "that".
+    """Drop an opening "And"/"But"/"So", "Yes,"/"Well," or "..." from a seed embedded after "that",
+    and a double quote at either end that the seed never closes or never opened (an excerpt of a
+    quotation: "I felt that \"...something appeared ...", "... I feel that this is an interesting
+    movie!\"", both in a blind review).
 
     Embedded, they read "I think that and the finale ..." or "Do I agree that yes, ...".
     """
-    toks = v.tokens
-    n = opening_dropped(toks)
-    if n == 0:
+    toks, tags = v.tokens, v.tags
+    while len(toks) > 1 and _stray_quote(toks, len(toks) - 1):  # "... an interesting movie ! ''"
+        toks, tags = toks[:-1], tags[:-1]
+    while True:  # "`` ...something appears to ...": the quote, then what opening_dropped drops, in any order
+        n = 1 if len(toks) > 1 and _stray_quote(toks, 0) else opening_dropped(toks)
+        if n == 0:
+            break
+        toks, tags = toks[n:], tags[n:]
+    if toks is v.tokens:
         return [v]
-    return [Variant(toks[n:], v.tags[n:], v.name)]
+    return [Variant(toks, tags, v.name)]
 
 
 OPS: dict[str, Callable[[Variant], list[Variant]]] = {

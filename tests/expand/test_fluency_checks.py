@@ -81,6 +81,11 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("the actors are fantastic .", "DT NNS VBP JJ .", {3: ("very", "RB")}, "scalar_extreme"),
         ("it is priceless .", "PRP VBZ JJ .", {2: ("extremely", "RB")}, "scalar_extreme"),
         ("the name says it all .", "DT NN VBZ PRP DT .", {3: ("that", "IN")}, "complementiser_clause"),
+        # the suite reviews: a degree adverb before a noun or a nominal quantifier
+        ("it pokes fun at the exercise", "PRP VBZ NN IN DT NN", {2: ("quite", "RB")}, "degree_noun"),
+        ("there was plenty to impress", "EX VBD NN TO VB", {2: ("very", "RB")}, "degree_noun"),
+        ("much of the cast is stiff", "JJ IN DT NN VBZ JJ", {0: ("Quite", "RB")}, "degree_noun"),
+        ("the movie turns out to be a tale", "DT NN VBZ RP TO VB DT NN", {5: ("probably", "RB")}, "hedge_infinitive"),
         ("Schnitzler proves himself a deft stylist", "NNP VBZ PRP DT JJ NN", {2: ("that", "IN")}, "complementiser_clause"),
         ("the notion , even now , is dysfunctional", "DT NN , RB RB , VBZ JJ", {6: ("that", "IN")}, "complementiser_clause"),
     ],
@@ -109,6 +114,10 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("it is weak .", "PRP VBZ JJ .", {2: ("extremely", "RB")}),  # the positive degree takes an intensifier
         ("it is perfect .", "PRP VBZ JJ .", {2: ("absolutely", "RB")}),  # an extreme adjective takes a maximizer
         ("it is brilliant .", "PRP VBZ JJ .", {2: ("so", "RB")}),
+        ("it did not matter much .", "PRP VBD RB VB JJ .", {4: ("very", "RB")}),  # "very much"
+        ("it is fun .", "PRP VBZ NN .", {2: ("so", "RB")}),  # colloquial "so fun": "so" is not a scalar booster
+        ("it wants to be loved", "PRP VBZ TO VB VBN", {3: ("really", "RB")}),  # "to really be": the annotated sets call it fluent
+        ("the movie turns out to be a tale", "DT NN VBZ RP TO VB DT NN", {2: ("probably", "RB")}),
         ("I think it works .", "PRP VBP PRP VBZ .", {2: ("that", "IN")}),  # "that" opens a finite clause
         ("you know you 're in trouble", "PRP VBP PRP VBP IN NN", {2: ("that", "IN")}),
     ],

@@ -94,6 +94,10 @@ def test_fragments_always_tile_the_text(parts):
         ("... a sour little movie .", "a sour little movie."),
         ("Andrew works .", "Andrew works."),  # a name, not a conjunction
         ("No one cares .", "No one cares."),  # "No" without a comma is a determiner
+        # a double quote the excerpt never closes or never opened goes (a blind review's "I felt that \"...something")
+        ("`` ... something appears to have been lost .", "something appears to have been lost."),
+        ("This is an interesting movie ! ''", "This is an interesting movie!"),
+        ("But it is `` great '' .", 'it is "great".'),  # a quotation the seed closes stays
     ],
 )
 def test_strip_leading_conjunction(tokens, text):
@@ -116,3 +120,27 @@ def test_strip_final_punct_inside_a_closing_quote():
     toks = ("It", "sets", "us", "back", "20", "years", ".", "'")
     (v,) = strip_final_punct(Variant(toks, ("XX",) * len(toks), "none"))
     assert detokenize(v.tokens) == "It sets us back 20 years'"
+
+
+def test_strip_final_punct_drops_a_closing_quote_that_closes_nothing():
+    toks = ("This", "is", "an", "interesting", "movie", "!", "''")
+    (v,) = strip_final_punct(Variant(toks, ("XX",) * len(toks), "none"))
+    assert detokenize(v.tokens) == "This is an interesting movie"
+    toks = ("It", "is", "``", "great", "!", "''")
+    (v,) = strip_final_punct(Variant(toks, ("XX",) * len(toks), "none"))
+    assert detokenize(v.tokens) == 'It is "great"'  # a paired quote stays, the punctuation inside it goes
+
+
+_PIECES = st.lists(st.sampled_from(["it", "works", "``", "''", "...", "But", ",", ".", "!"]), max_size=5)
+
+
+@given(_PIECES, _PIECES)
+def test_embedding_ops_never_leave_an_unpaired_double_quote_at_an_end(before, after):
+    """After the embedding ops a seed never starts with a quote it does not close or ends with one it did not open."""
+    toks = (*before, "it", "works", *after)
+    for v in apply_ops(toks, ("XX",) * len(toks), ["strip_leading_conjunction", "strip_final_punct"]):
+        opening, closing = sum(t == "``" for t in v.tokens), sum(t == "''" for t in v.tokens)
+        if v.tokens and opening > closing:
+            assert v.tokens[0] != "``" or v.tokens.count("``") > 1
+        if v.tokens and closing > opening:
+            assert v.tokens[-1] != "''" or v.tokens.count("''") > 1
