@@ -125,7 +125,7 @@ def reviewed_out(spec: CapabilitySpec, pools: dict[str, list[AnnotatedSentence]]
     for pool in pools.values():
         for s in pool:
             key = _key_of(s)
-            row = rows.get(key) or found.rows.get(key)
+            row = found.rows.get(key)
             if row is not None and row.text != s.text:
                 raise S2LCTError(
                     f"{found.path}:{row.line}: the verdict on {key} is for {row.text!r}, but the corpus has {s.text!r} there; "
@@ -147,7 +147,8 @@ def _unflagged(block: list[_SeedVariants], start: int, flagged: frozenset[str]) 
 
 
 def _next_kept(by_block: dict[int, list[_SeedVariants]], block: int, blocks: int, flagged: frozenset[str]) -> _SeedVariants | None:
-    for step in range(1, blocks + 1):
+    """The first seed the review keeps in the blocks after ``block``, in order (the fallback when ``block`` keeps none)."""
+    for step in range(1, blocks):
         found = _unflagged(by_block.get((block + step) % blocks, []), 0, flagged)
         if found is not None:
             return found
@@ -286,7 +287,7 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
     ordered = [cases[k] for k in sorted(cases)]
     extra: dict[str, Any] = {"seeds_removed_by_rule": removed} if removed else {}
     if spec.sampling.seed_review is not None:
-        extra["seeds_removed_by_review"] = len({k for pool in pools.values() for s in pool if (k := _key_of(s)) in flagged})
+        extra["seeds_removed_by_review"] = len(flagged)  # reviewed_out keeps only the pools' seeds
     if unfit:
         extra["seeds_unfit_by_slot"] = unfit
     return CapabilityResult(spec, ordered, pools, candidates, skipped, extra=extra, origins=origins)
