@@ -5,10 +5,15 @@ must be pure neutral) no intensifier ever passes. An intensifier changes the str
 sentiment, not its direction, so it keeps the label of a positive or negative seed; a neutral seed
 has no sentiment to intensify ("a [very] quiet film" reads as a judgement), so it never takes one.
 The list is VADER's (``vaderSentiment.BOOSTER_DICT``, a maintained lexicon, declared in
-pyproject), its incrementers only: its decrementers include near-negations ("hardly", "barely",
-"scarcely") that flip a polar seed's label ("barely watchable"), and nothing separates them
-from the harmless ones ("slightly") but a hand-typed list. One-word entries, adverb masks only
-(the adjectives "total", "utter" add a property).
+pyproject), its incrementers here: its decrementers include near-negations ("hardly", "barely",
+"scarcely") that flip a polar seed's label ("barely watchable"), so they enter only as the
+downtoners below, which WordNet separates from the near-negations. One-word entries, adverb masks
+only (the adjectives "total", "utter" add a property).
+
+Downtoners (VADER's decrementers that are plain degree adverbs: ``downtoners``) are the mirror
+case: where a case *denies* the seed's opinion ("Do I think that it is [somewhat] dull? No."), a
+weaker opinion makes the denial stronger, never weaker, so they keep that case's label; in a case
+that asserts an opinion they would soften it toward neutral, and there they never pass.
 """
 
 from __future__ import annotations
@@ -24,6 +29,34 @@ def intensifiers() -> frozenset[str]:
     from vaderSentiment.vaderSentiment import BOOSTER_DICT, NEGATE
 
     return frozenset(w for w, v in BOOSTER_DICT.items() if v > 0 and " " not in w and w not in NEGATE)
+
+
+NEAR_NEGATIONS = ("hardly", "barely", "scarcely")
+_DEGREE_GLOSS = ("degree", "extent")
+
+
+@functools.cache
+def downtoners() -> tuple[str, ...]:
+    """VADER's decrementers that are one-word degree adverbs and neither negations nor
+    near-negations: not in vaderSentiment's ``NEGATE``, sharing no WordNet adverb sense with
+    "hardly", "barely" or "scarcely" ("barely good" flips a label instead of softening it), and
+    a WordNet adverb whose first sense is glossed "to <some> degree/extent". That leaves "kinda",
+    "slightly" and "somewhat"; "almost", "little", "less", "marginally", "occasionally" and
+    "partly" fail the last test (an action short of completion, "not much", the comparative
+    marker, a manner, a frequency, "in part")."""
+    from nltk.corpus import wordnet as wn
+    from vaderSentiment.vaderSentiment import BOOSTER_DICT, NEGATE
+
+    near = {s for w in NEAR_NEGATIONS for s in wn.synsets(w, pos="r")}
+    out = []
+    for word, value in sorted(BOOSTER_DICT.items()):
+        if value >= 0 or not word.isalpha() or word in NEGATE or word in NEAR_NEGATIONS:
+            continue
+        senses = wn.synsets(word, pos="r")
+        gloss = senses[0].definition() if senses else ""
+        if senses and not near & set(senses) and gloss.startswith("to ") and any(g in gloss for g in _DEGREE_GLOSS):
+            out.append(word)
+    return tuple(out)
 
 
 @functools.cache
@@ -56,6 +89,18 @@ def is_intensifier(word: str, symbol: str) -> bool:
     return symbol in ADVERB_TAGS and word.lower() in intensifiers()
 
 
+def is_downtoner(word: str, symbol: str) -> bool:
+    """A downtoner (``downtoners``) at an adverb mask."""
+    return symbol in ADVERB_TAGS and word.lower() in downtoners()
+
+
+def denies(seed_label: str, expected: Collection[str] | None) -> bool:
+    """Whether a case expecting ``expected`` denies its seed's opinion: the seed's label is not
+    expected and neutral is (LC4, LC6, LC7, LC10, LC11: denying an opinion does not assert its
+    opposite, which is why those specs allow neutral)."""
+    return expected is not None and seed_label not in expected and "neutral" in expected
+
+
 def keeps_label(fills: list[tuple[str, str]], seed_label: str, expected: Collection[str] | None = None) -> bool:
     """Whether fills ``(word, symbol)`` that passed neutrality keep a seed of ``seed_label``: an
     intensifier only in a positive or negative seed, and, given the ``expected`` labels of the case
@@ -64,9 +109,10 @@ def keeps_label(fills: list[tuple[str, str]], seed_label: str, expected: Collect
     specs allow neutral: LC4, LC6, LC7, LC10, LC11). There the stronger opinion changes what is
     denied: "Do I think that it is [extremely] good? No." may still mean good. A case that
     overrides the seed's opinion with another (LC3's past opinion, LC8's critics) expects one
-    label and keeps its intensifiers: "I used to think it was [really] dull, but now I love it"."""
-    if not any(is_intensifier(w, s) for w, s in fills):
-        return True
-    if seed_label == "neutral":
+    label and keeps its intensifiers: "I used to think it was [really] dull, but now I love it".
+    A downtoner goes the other way: only into a polar seed that the case denies."""
+    if seed_label == "neutral" and any(is_intensifier(w, s) or is_downtoner(w, s) for w, s in fills):
         return False
-    return expected is None or seed_label in expected or "neutral" not in expected
+    if any(is_downtoner(w, s) for w, s in fills) and not denies(seed_label, expected):
+        return False  # a softened opinion asserted: "The film is [somewhat] dull" drifts toward neutral
+    return not (any(is_intensifier(w, s) for w, s in fills) and denies(seed_label, expected))

@@ -36,7 +36,10 @@ from s2lct.expand.store import ExpansionStore
 
 __all__ = ["ExpansionCandidate", "ExpansionConfig", "ExpansionStats", "ExpansionStore", "MaskFill", "SeedExpander", "SeedResult", "best"]
 
-ENGINE_VERSION = "6"  # 2: masked-LM batches per seed; 3: fills cased as written English; 4: ...after the PoS check; 5: fluency checks; 6: insertions v6 (third and fourth blind draws)
+ENGINE_VERSION = "7"  # 2: masked-LM batches per seed; 3: fills cased as written English; 4: ...after the PoS check; 5: fluency checks; 6: insertions v6 (third and fourth blind draws); 7: downtoner fills
+#: downtoners (``boosters.downtoners``) the masked LM ranks at each adverb slot before an adjective,
+#: beside the intensifiers; they pass only into cases that deny the seed (``boosters.keeps_label``)
+DOWNTONER_FILLS = 2
 Tokens = tuple[str, ...]
 SLOT_POLICIES = ("paper", "kinds")
 
@@ -292,14 +295,14 @@ class SeedExpander:
         return tag == symbol
 
     def _fill_ok(self, word: str, symbol: str) -> bool:
-        """Check (b): pure neutral; under ``slots="kinds"`` an intensifier too (kept out of neutral
-        seeds per capability, ``boosters.keeps_label``)."""
+        """Check (b): pure neutral; under ``slots="kinds"`` an intensifier or a downtoner too (kept
+        out of neutral seeds, a downtoner out of every case but a denial: ``boosters.keeps_label``)."""
         if self._is_neutral(word, symbol):
             return True
         if self.config.slots == "kinds":
-            from s2lct.expand.boosters import is_intensifier
+            from s2lct.expand.boosters import is_downtoner, is_intensifier
 
-            return is_intensifier(word, symbol)
+            return is_intensifier(word, symbol) or is_downtoner(word, symbol)
         return False
 
     def _is_neutral(self, word: str, symbol: str) -> bool:
@@ -382,20 +385,24 @@ class SeedExpander:
     def _lexicon(self, own: list[Any], seed_tags: tuple[str, ...]) -> dict[str, Any]:
         """``MaskedLM.fill``'s intensifier arguments for one seed's masked sentences: adverb masks
         right before an adjective of the seed ("is [really] funny", "a [deeply] moving film") also
-        get the masked LM's ``intensifier_fills`` best intensifiers. Not before verbs: a blind read
-        of 60 such fills found degree words a verb does not take ("[completely] knows how",
-        "[quite] feels like") in most of them."""
+        get the masked LM's ``intensifier_fills`` best intensifiers, and its best
+        ``DOWNTONER_FILLS`` downtoners, ranked on their own (three words among forty would rarely
+        make the intensifiers' top). Not before verbs: a blind read of 60 such fills found degree
+        words a verb does not take ("[completely] knows how", "[quite] feels like") in most of them."""
         n = self.config.intensifier_fills if self.config.slots == "kinds" else 0
         if not n:
             return {}
-        from s2lct.expand.boosters import ADVERB_TAGS, insertable_intensifiers
+        from s2lct.expand.boosters import ADVERB_TAGS, downtoners, insertable_intensifiers
 
         where = frozenset(
             i for i, ms in enumerate(own)
             if len(ms.mask_positions) == 1 and ms.mask_symbols[0] in ADVERB_TAGS and ms.mask_positions[0] < len(seed_tags)
             and seed_tags[ms.mask_positions[0]] == "JJ"
         )
-        return {"lexicon": insertable_intensifiers(), "lexicon_n": n, "lexicon_for": where} if where else {}
+        if not where:
+            return {}
+        return {"lexicon": insertable_intensifiers(), "lexicon_n": n, "lexicon_for": where,
+                "more_lexicons": ((downtoners(), DOWNTONER_FILLS),)}
 
     def _fluency(self, seed: Tokens, seed_tags: tuple[str, ...], cands: list[ExpansionCandidate]) -> list[ExpansionCandidate]:
         """The fluency checks over one seed's candidates (one seed at a time: batches, and thus

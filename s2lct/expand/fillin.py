@@ -175,6 +175,7 @@ class MaskedLM:
         lexicon: Sequence[str] = (),
         lexicon_n: int = 0,
         lexicon_for: frozenset[int] = frozenset(),
+        more_lexicons: Sequence[tuple[Sequence[str], int]] = (),
     ) -> list[list[Fill]]:
         """For each (tokens, mask positions), the ``top_n`` joint fills, best first.
 
@@ -182,7 +183,9 @@ class MaskedLM:
         ``lexicon_n`` most probable words of ``lexicon`` at their mask (from the same forward pass,
         with their full-vocabulary probabilities), after the ``top_n`` and without repeats: the
         masked LM ranks a maintained word list where its open top-n would spend the slot on
-        other words. A sentence whose masks do not all survive truncation gets no fills."""
+        other words. ``more_lexicons`` are further (words, n) lists ranked the same way, each on its
+        own, so a short list is not crowded out by a long one. A sentence whose masks do not all
+        survive truncation gets no fills."""
         import torch
 
         self._load()
@@ -211,11 +214,12 @@ class MaskedLM:
                     logits = self._model(**enc).logits[is_mask]
                 probs = torch.softmax(logits.float(), dim=-1)
                 probs[:, self._blocked] = -1.0
-                lex_ids = self.word_ids(lexicon) if lexicon and lexicon_n else []
-                lex_top = None
-                if lex_ids:
-                    lex_p, lex_k = probs[:, lex_ids].topk(min(lexicon_n, len(lex_ids)), dim=-1)
-                    lex_top = (lex_p.tolist(), [[lex_ids[k] for k in row] for row in lex_k.tolist()])
+                lex_tops = []
+                for words, n in ((lexicon, lexicon_n), *more_lexicons):
+                    lex_ids = self.word_ids(words) if words and n else []
+                    if lex_ids:
+                        lex_p, lex_k = probs[:, lex_ids].topk(min(n, len(lex_ids)), dim=-1)
+                        lex_tops.append((lex_p.tolist(), [[lex_ids[k] for k in row] for row in lex_k.tolist()]))
                 top_p, top_i = probs.topk(top_n, dim=-1)
                 top_p, top_i = top_p.tolist(), top_i.tolist()
                 counts = is_mask.sum(dim=1).tolist()
@@ -225,10 +229,11 @@ class MaskedLM:
                         [(self._vocab[w], round_prob(p)) for p, w in zip(top_p[row + q], top_i[row + q]) if p >= 0]
                         for q in range(n_masks)
                     ]
-                    if lex_top is not None and n_masks == 1 and j in lexicon_for:
-                        have = {w for w, _ in per_mask[0]}
-                        per_mask[0] += [(self._vocab[w], round_prob(p)) for p, w in zip(lex_top[0][row], lex_top[1][row])
-                                        if p >= 0 and self._vocab[w] not in have]
+                    if lex_tops and n_masks == 1 and j in lexicon_for:
+                        for lex_p, lex_w in lex_tops:
+                            have = {w for w, _ in per_mask[0]}
+                            per_mask[0] += [(self._vocab[w], round_prob(p)) for p, w in zip(lex_p[row], lex_w[row])
+                                            if p >= 0 and self._vocab[w] not in have]
                     row += n_masks
                     if n_masks == len(sentences[j][1]) and n_masks:
                         out[j] = _beam(per_mask, len(per_mask[0]) if n_masks == 1 else top_n)

@@ -1,15 +1,17 @@
 """Seeds and template cases: search a capability's seed pools and apply its templates.
 
-Randomness (sampling seeds and cases, choosing partner seeds) comes from ``random.Random`` seeded
-with strings derived from ``--seed``, so the same inputs and seed give the same cases regardless
-of ``PYTHONHASHSEED``.
+Every random choice (sampling seeds and cases, choosing partner seeds) ranks candidates by a
+SHA-256 of ``--seed``, the capability and the candidate's identity (its corpus position, template,
+frame options, variant), not by their place in a list. So the same inputs and seed give the same
+cases regardless of ``PYTHONHASHSEED``, and a rule that narrows a pool (or a seed review that
+leaves seeds out) removes exactly the cases on the seeds it removes: every other case keeps its
+rank and stays, and the freed places go to the next cases in rank, not to a reshuffled draw.
 """
 
 from __future__ import annotations
 
 import hashlib
 import itertools
-import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -72,9 +74,11 @@ def _block(seed: AnnotatedSentence, blocks: int) -> int:
 
 
 def _partner_blocks(spec: CapabilitySpec, variants: dict[tuple[str, str, str, str], list[_SeedVariants]]) -> int:
-    """How many blocks the capability's seeds fall into: its smallest partner pool over ``PARTNER_BLOCK_SEEDS``."""
+    """How many blocks the capability's seeds fall into: its smallest partner pool over
+    ``PARTNER_BLOCK_SEEDS``, rounded down to a power of two, so that a rule that narrows a pool by
+    a few seeds leaves the blocks (and so every other case's partner) as they were."""
     sizes = [len(variants[_slot_key(slot)]) for t in spec.templates for slot in t.drawn()[1:]]
-    return max(1, min(sizes, default=0) // PARTNER_BLOCK_SEEDS)
+    return 1 << (max(1, min(sizes, default=0) // PARTNER_BLOCK_SEEDS).bit_length() - 1)
 
 
 def _by_block(pool: list[_SeedVariants], blocks: int) -> dict[int, list[_SeedVariants]]:
@@ -85,17 +89,10 @@ def _by_block(pool: list[_SeedVariants], blocks: int) -> dict[int, list[_SeedVar
     return out
 
 
-def _in_block(by_block: dict[int, list[_SeedVariants]], pool: list[_SeedVariants], block: int, blocks: int) -> list[_SeedVariants]:
-    """The pool's seeds in ``block``, or in the next block that has any."""
-    for step in range(blocks):
-        found = by_block.get((block + step) % blocks)
-        if found:
-            return found
-    return pool
-
-
-def _rng(*parts: object) -> random.Random:
-    return random.Random("|".join(map(str, parts)))
+def rank(*parts: object) -> int:
+    """A candidate's place in a draw: the SHA-256 of what identifies it (``--seed``, capability,
+    the candidate itself), so its place does not depend on which other candidates there are."""
+    return int(hashlib.sha256("|".join(map(str, parts)).encode()).hexdigest()[:16], 16)
 
 
 def sample_pools(spec: CapabilitySpec, pools: dict[str, list[AnnotatedSentence]], seed: int) -> dict[str, list[AnnotatedSentence]]:
@@ -103,7 +100,7 @@ def sample_pools(spec: CapabilitySpec, pools: dict[str, list[AnnotatedSentence]]
     for name, found in pools.items():
         limit = spec.seeds[name].max_seeds
         if limit is not None and len(found) > limit:
-            keep = sorted(_rng(seed, spec.id, "pool", name).sample(range(len(found)), limit))
+            keep = sorted(sorted(range(len(found)), key=lambda i: rank(seed, spec.id, "pool", name, _key_of(found[i])))[:limit])
             found = [found[i] for i in keep]
         out[name] = found
     return out
@@ -136,22 +133,15 @@ def reviewed_out(spec: CapabilitySpec, pools: dict[str, list[AnnotatedSentence]]
     return frozenset(out)
 
 
-def _unflagged(block: list[_SeedVariants], start: int, flagged: frozenset[str]) -> _SeedVariants | None:
-    """The partner drawn at ``start``, or the next one the review keeps (so partners the review
-    keeps stay as they were drawn); None when it keeps none."""
-    for step in range(len(block)):
-        sv = block[(start + step) % len(block)]
-        if _key_of(sv.seed) not in flagged:
-            return sv
-    return None
-
-
-def _next_kept(by_block: dict[int, list[_SeedVariants]], block: int, blocks: int, flagged: frozenset[str]) -> _SeedVariants | None:
-    """The first seed the review keeps in the blocks after ``block``, in order (the fallback when ``block`` keeps none)."""
-    for step in range(1, blocks):
-        found = _unflagged(by_block.get((block + step) % blocks, []), 0, flagged)
-        if found is not None:
-            return found
+def _partner(by_block: dict[int, list[_SeedVariants]], block: int, blocks: int, flagged: frozenset[str], case: tuple[object, ...]) -> _SeedVariants | None:
+    """The partner of the case identified by ``case``: of the seeds the review keeps in ``block``
+    (or, when it keeps none there, in the next block that has one), the one ranked first for this
+    case. Ranked, not drawn by position: a seed leaving the block changes only the cases it was
+    the partner of (rendezvous hashing)."""
+    for step in range(blocks):
+        kept = [sv for sv in by_block.get((block + step) % blocks, []) if _key_of(sv.seed) not in flagged]
+        if kept:
+            return min(kept, key=lambda sv: rank(*case, _key_of(sv.seed)))
     return None
 
 
@@ -188,20 +178,17 @@ def build_case(
 def spread_sample(
     keys: list[tuple[int, int, int, int]],
     limit: int,
-    rng: random.Random,
-    left_out: Callable[[tuple[int, int, int, int]], bool] | None = None,
+    identity: Callable[[tuple[int, int, int, int]], int],
 ) -> list[tuple[int, int, int, int]]:
     """``limit`` of the (template, primary seed, combination, variant) keys, sorted, drawn so that
     every primary seed is used once before any is used twice (issue 23: with fewer seeds than
     cases, a plain sample repeats some seeds three or four times in frames that differ by a word,
-    and the suite reads as near-duplicates). Keys ``left_out`` are dropped after the draw, not
-    before, so every other key keeps its place in it and the sample changes only where they were."""
-    order = rng.sample(keys, len(keys))
+    and the suite reads as near-duplicates). The draw order is ``identity`` (a ``rank``), so a key
+    that is not there (its seed left the pool) moves no other key of another seed."""
+    order = sorted(keys, key=identity)
     seen: dict[tuple[int, int], int] = {}
     ranked = []
     for pos, key in enumerate(order):
-        if left_out is not None and left_out(key):
-            continue
         primary = (key[0], key[1])
         ranked.append((seen.get(primary, 0), pos, key))
         seen[primary] = seen.get(primary, 0) + 1
@@ -239,20 +226,17 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
                 for v in range(len(sv.variants)):
                     keys.append((t_index, i, c, v))
     flagged = reviewed_out(spec, pools)
-    primary_flagged = {}
-    for t_index, template in enumerate(spec.templates):
-        pool = variants[_slot_key(template.drawn()[0])]
-        primary_flagged[t_index] = {i for i, sv in enumerate(pool) if _key_of(sv.seed) in flagged}
+    primaries = [variants[_slot_key(t.drawn()[0])] for t in spec.templates]
+    keys = [k for k in keys if _key_of(primaries[k[0]][k[1]].seed) not in flagged]
+    candidates = len(keys)
 
-    def left_out(key: tuple[int, int, int, int]) -> bool:
-        return key[1] in primary_flagged[key[0]]
+    def identity(key: tuple[int, int, int, int]) -> int:
+        t_index, i, c, v = key
+        sv = primaries[t_index][i]
+        return rank(seed, spec.id, "cases", spec.templates[t_index].id, _key_of(sv.seed), c, sv.variants[v].name)
 
-    kept_keys = [k for k in keys if not left_out(k)] if flagged else keys
-    candidates = len(kept_keys)
     if limit is not None and candidates > limit:
-        keys = spread_sample(keys, limit, _rng(seed, spec.id, "cases"), left_out if flagged else None)
-    else:
-        keys = kept_keys
+        keys = spread_sample(keys, limit, identity)
     cases: dict[str, Case] = {}
     origins = {}
     blocks = _partner_blocks(spec, variants)
@@ -268,16 +252,13 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
                 break
             # keyed by the case, not only its primary seed: a seed used twice gets two partners, not two
             # near-identical cases that differ only in the frame
-            rng = _rng(seed, spec.id, template.id, other.name, primary.seed.sentence.split, primary.seed.sentence.index, c, v)
+            case_key = (seed, spec.id, template.id, other.name, _key_of(primary.seed), c, primary.variants[v].name)
             if _slot_key(other) not in pool_blocks:
                 pool_blocks[_slot_key(other)] = _by_block(pool, blocks)
-            block = _in_block(pool_blocks[_slot_key(other)], pool, _block(primary.seed, blocks), blocks)
-            partner = _unflagged(block, rng.randrange(len(block)), flagged)
-            if partner is None:  # the review leaves none of this block: the first kept seed of the next blocks
-                partner = _next_kept(pool_blocks[_slot_key(other)], _block(primary.seed, blocks), blocks, flagged)
+            partner = _partner(pool_blocks[_slot_key(other)], _block(primary.seed, blocks), blocks, flagged, case_key)
             if partner is None:
                 break
-            bound[other.name] = (partner.seed, partner.variants[rng.randrange(len(partner.variants))])
+            bound[other.name] = (partner.seed, min(partner.variants, key=lambda pv: rank(*case_key, _key_of(partner.seed), pv.name)))
         else:
             bound = {s.name: bound[s.name] for s in template.slots()}  # in the template's order, as the text reads
             case = build_case(spec, template, combos[t_index][c], bound)

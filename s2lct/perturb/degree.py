@@ -32,10 +32,8 @@ from .base import Change, Direction, Perturbed, article_change, configure_wordne
 if TYPE_CHECKING:
     from spacy.tokens import Doc, Token
 
-NEAR_NEGATIONS = ("hardly", "barely", "scarcely")
 #: degree adverbs that modify a predicative adjective only ("so good", not "a so good film")
 PREDICATIVE_ONLY = frozenset({"so"})
-_DEGREE_GLOSS = ("degree", "extent")
 
 
 @functools.cache
@@ -48,21 +46,10 @@ def intensifiers() -> tuple[str, ...]:
 
 @functools.cache
 def downtoners() -> tuple[str, ...]:
-    """VADER's decrementers that are one-word degree adverbs and neither negations nor near-negations."""
     configure_wordnet()
-    from nltk.corpus import wordnet as wn
-    from vaderSentiment.vaderSentiment import BOOSTER_DICT, NEGATE
+    from s2lct.expand.boosters import downtoners as vader_downtoners
 
-    near = {s for w in NEAR_NEGATIONS for s in wn.synsets(w, pos="r")}
-    out = []
-    for word, value in sorted(BOOSTER_DICT.items()):
-        if value >= 0 or not word.isalpha() or word in NEGATE or word in NEAR_NEGATIONS:
-            continue
-        senses = wn.synsets(word, pos="r")
-        gloss = senses[0].definition() if senses else ""
-        if senses and not near & set(senses) and gloss.startswith("to ") and any(g in gloss for g in _DEGREE_GLOSS):
-            out.append(word)
-    return tuple(out)
+    return vader_downtoners()
 
 
 @functools.cache

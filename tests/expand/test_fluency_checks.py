@@ -86,6 +86,13 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("there was plenty to impress", "EX VBD NN TO VB", {2: ("very", "RB")}, "degree_noun"),
         ("much of the cast is stiff", "JJ IN DT NN VBZ JJ", {0: ("Quite", "RB")}, "degree_noun"),
         ("the movie turns out to be a tale", "DT NN VBZ RP TO VB DT NN", {5: ("probably", "RB")}, "hedge_infinitive"),
+        ("the movie had lots of dancing", "DT NN VBD NNS IN NN", {3: ("so", "RB")}, "degree_noun"),
+        ("Testud was icily brilliant", "NNP VBD RB JJ", {2: ("very", "RB")}, "degree_adverb"),
+        ("the film is deceptively simple", "DT NN VBZ RB JJ", {3: ("very", "RB")}, "degree_adverb"),
+        # the suite reviews: an adjective that restates its noun
+        ("it is a film about grief", "PRP VBZ DT NN IN NN", {3: ("cinematic", "JJ")}, "pleonastic_adjective"),
+        ("a movie that works", "DT NN WDT VBZ", {1: ("cinematic", "JJ")}, "pleonastic_adjective"),
+        ("a comedy for adults", "DT NN IN NNS", {1: ("comic", "JJ")}, "pleonastic_adjective"),
         ("Schnitzler proves himself a deft stylist", "NNP VBZ PRP DT JJ NN", {2: ("that", "IN")}, "complementiser_clause"),
         ("the notion , even now , is dysfunctional", "DT NN , RB RB , VBZ JJ", {6: ("that", "IN")}, "complementiser_clause"),
     ],
@@ -119,6 +126,13 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("it wants to be loved", "PRP VBZ TO VB VBN", {3: ("really", "RB")}),  # "to really be": the annotated sets call it fluent
         ("the movie turns out to be a tale", "DT NN VBZ RP TO VB DT NN", {2: ("probably", "RB")}),
         ("I think it works .", "PRP VBP PRP VBZ .", {2: ("that", "IN")}),  # "that" opens a finite clause
+        ("a cinematic experience", "DT JJ NN", {1: ("rare", "JJ")}),
+        ("the cast is very good", "DT NN VBZ RB JJ", {3: ("really", "RB")}),  # a degree word before a degree word
+        ("the cast is uniformly good", "DT NN VBZ RB JJ", {3: ("so", "RB")}),  # "so" grades the phrase
+        ("it had much dancing", "PRP VBD JJ NN", {2: ("so", "RB")}),  # "so much"
+        ("the experience", "DT NN", {1: ("cinematic", "JJ")}),  # the noun is not what the adjective names
+        ("a comedy", "DT NN", {1: ("romantic", "JJ")}),
+        ("the drama", "DT NN", {1: ("emotional", "JJ")}),
         ("you know you 're in trouble", "PRP VBP PRP VBP IN NN", {2: ("that", "IN")}),
     ],
 )

