@@ -38,7 +38,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser")
 # bumped when the shape rules below change, so cached shapes are recomputed
-SHAPE_RULES_VERSION = "8"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8: an indefinite subject with a relative clause
+SHAPE_RULES_VERSION = "9"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _AUX_DEPS = frozenset({"aux", "auxpass"})
 #: dependents of the root that a spaCy parse gives a leading noun phrase it cannot attach
@@ -132,9 +132,12 @@ def _misparsed_clause(doc: Any, root: Any, first: Any) -> Shape | None:
     gap = doc[relative[-1].i + 1 : root.i] if relative else ()
     if len(gap) and all(t.is_punct or t.tag_ == "CC" for t in gap) and root.tag_ == relative[-1].tag_:
         return "fragment"  # "A grittily beautiful film that looks, sounds, and feels ...": the root is the relative's
-    if relative and subject.left_edge.i == first.i and first.text.lower() in ("a", "an"):
-        return "fragment"  # "A movie that both thrills the eye and, in its way, touches the heart.": an indefinite
-        # noun phrase with a relative clause is how SST's fragments read; after "think that" it has no verb
+    after = subject.right_edge.i + 1
+    relative_next = after < len(doc) and doc[after].tag_ in ("WDT", "WP") and doc[after].i < root.i
+    if (relative or relative_next) and subject.left_edge.i == first.i and first.text.lower() in ("a", "an"):
+        return "fragment"  # "A movie that both thrills the eye and, in its way, touches the heart.", "A fast-moving
+        # film that appears destined to ...": an indefinite noun phrase with a relative clause (or a relative
+        # pronoun right after it) is how SST's fragments read; after "think that" it has no verb
     if root.tag_ == "VBD" and not any(c.dep_ == "dobj" for c in root.children):
         if any(c.tag_ == "JJS" or (c.tag_ == "JJ" and any(g.tag_ == "RBS" for g in c.children)) for c in subject.children):
             return "fragment"  # "the scariest movie ever made about tattoos"
