@@ -38,7 +38,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser")
 # bumped when the shape rules below change, so cached shapes are recomputed
-SHAPE_RULES_VERSION = "9"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause
+SHAPE_RULES_VERSION = "10"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _AUX_DEPS = frozenset({"aux", "auxpass"})
 #: dependents of the root that a spaCy parse gives a leading noun phrase it cannot attach
@@ -122,6 +122,8 @@ def _misparsed_clause(doc: Any, root: Any, first: Any) -> Shape | None:
     subjects = [c for c in root.children if c.dep_ in SUBJECT_DEPS]
     if not subjects:
         return None
+    if root.tag_.startswith("VB") and _not_a_verb(root.text.lower()):
+        return "fragment"  # "A film of ideas and wry comic mayhem.": the tagger made "wry" the verb
     auxes = [c.i for c in root.children if c.dep_ in _AUX_DEPS and c.tag_ in FINITE_TAGS]
     if (auxes and min(auxes) < subjects[0].i) or (root.i == first.i and root.tag_ in FINITE_TAGS):
         return "question"  # "Has this franchise ever run out of gas.", "Has the capability of ..."
@@ -144,6 +146,19 @@ def _misparsed_clause(doc: Any, root: Any, first: Any) -> Shape | None:
         if subject.tag_ == "NN" and not any(c.dep_ in ("det", "poss", "nummod") for c in subject.children):
             return "fragment"  # "Hypnotically dull, ... wail pitched to the cadence of ...": a bare noun before a participle
     return None
+
+
+@functools.cache
+def _not_a_verb(word: str) -> bool:
+    """A word the tagger took for the main verb that English never uses as one: lemminflect knows it
+    and has no verb or auxiliary reading of it ("wry"), or it is a hyphenated compound it does not
+    know ("by-the-numbers")."""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word)
+    if not lemmas:
+        return "-" in word
+    return not {"VERB", "AUX"} & set(lemmas)
 
 
 @functools.cache

@@ -139,6 +139,7 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("A movie that both thrills the eye and , in its over-the-top way , touches the heart .", "fragment"),
     ("An operatic , sprawling picture that 's entertainingly acted , magnificently shot and gripping enough to sustain most of its 170-minute length .", "fragment"),
     ("A fast-moving and remarkable film that appears destined to become a landmark in Japanese animation .", "fragment"),
+    ("A film of ideas and wry comic mayhem .", "fragment"),  # the tagger's verb: "wry"
     # statements stay clauses, also after what a frame drops from their start
     ("It 's a charming , funny movie .", "clause"),
     ("Well , the acting is fine .", "clause"),
