@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import platform
 import subprocess
@@ -91,19 +90,6 @@ def spread(items: list[Any], n: int) -> list[Any]:
     if n >= len(items):
         return list(items)
     return [items[(i * len(items)) // n] for i in range(n)]
-
-
-def pearson(a: list[float], b: list[float]) -> float | None:
-    """Pearson correlation, None when either side is constant (or shorter than 2)."""
-    n = len(a)
-    if n < 2 or len(b) != n:
-        return None
-    ma, mb = sum(a) / n, sum(b) / n
-    va = sum((x - ma) ** 2 for x in a)
-    vb = sum((y - mb) ** 2 for y in b)
-    if va <= 0 or vb <= 0:
-        return None
-    return sum((x - ma) * (y - mb) for x, y in zip(a, b, strict=True)) / math.sqrt(va * vb)
 
 
 def environment(device: str) -> dict[str, Any]:
@@ -203,6 +189,7 @@ def part_explain(args: argparse.Namespace, devices: list[str], cases: list[Any])
     from s2lct.explain.base import NotApplicable
     from s2lct.explain.registry import parse_explainers
     from s2lct.models import load_model
+    from s2lct.trust.faithfulness import pearson
 
     texts = [c.text for c in spread(cases, args.explain + 1)]  # the first one is the warm-up
     warm, texts = texts[0], texts[1:]
@@ -260,7 +247,7 @@ def part_explain(args: argparse.Namespace, devices: list[str], cases: list[Any])
                     differs += (ra is None) != (rb is None)
                     continue
                 both += 1
-                r = pearson(list(ra), list(rb))
+                r = pearson(list(ra), list(rb))  # s2lct.trust.faithfulness's, as the report card computes it
                 if r is not None:
                     rs.append(r)
                 top_same += _top(ra) == _top(rb)

@@ -133,13 +133,13 @@ def reviewed_out(spec: CapabilitySpec, pools: dict[str, list[AnnotatedSentence]]
     return frozenset(out)
 
 
-def _partner(by_block: dict[int, list[_SeedVariants]], block: int, blocks: int, flagged: frozenset[str], case: tuple[object, ...]) -> _SeedVariants | None:
-    """The partner of the case identified by ``case``: of the seeds the review keeps in ``block``
-    (or, when it keeps none there, in the next block that has one), the one ranked first for this
-    case. Ranked, not drawn by position: a seed leaving the block changes only the cases it was
-    the partner of (rendezvous hashing)."""
+def _partner(by_block: dict[int, list[_SeedVariants]], block: int, blocks: int, case: tuple[object, ...]) -> _SeedVariants | None:
+    """The partner of the case identified by ``case``: of the seeds in ``block`` (``by_block`` holds
+    only those the review keeps; when ``block`` has none, the next block that has one), the one ranked
+    first for this case. Ranked, not drawn by position: a seed leaving the block changes only the
+    cases it was the partner of (rendezvous hashing)."""
     for step in range(blocks):
-        kept = [sv for sv in by_block.get((block + step) % blocks, []) if _key_of(sv.seed) not in flagged]
+        kept = by_block.get((block + step) % blocks)
         if kept:
             return min(kept, key=lambda sv: rank(*case, _key_of(sv.seed)))
     return None
@@ -253,9 +253,9 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
             # keyed by the case, not only its primary seed: a seed used twice gets two partners, not two
             # near-identical cases that differ only in the frame
             case_key = (seed, spec.id, template.id, other.name, _key_of(primary.seed), c, primary.variants[v].name)
-            if _slot_key(other) not in pool_blocks:
-                pool_blocks[_slot_key(other)] = _by_block(pool, blocks)
-            partner = _partner(pool_blocks[_slot_key(other)], _block(primary.seed, blocks), blocks, flagged, case_key)
+            if _slot_key(other) not in pool_blocks:  # the review's flags applied once per pool, not per case
+                pool_blocks[_slot_key(other)] = _by_block([sv for sv in pool if _key_of(sv.seed) not in flagged], blocks)
+            partner = _partner(pool_blocks[_slot_key(other)], _block(primary.seed, blocks), blocks, case_key)
             if partner is None:
                 break
             bound[other.name] = (partner.seed, min(partner.variants, key=lambda pv: rank(*case_key, _key_of(partner.seed), pv.name)))

@@ -163,16 +163,14 @@ class FunctionWords:
                     return "preposition_stack"
         if w in PREDICATIVE_DEGREE and p + 1 < n and it.tag(p + 1).startswith("JJ") and toks[p + 1] not in QUANTIFIERS and _attributive(it, p + 1):
             return "predicative_degree"
-        if (w in DEGREE or w in intensifiers()) and p + 1 < n and (it.tag(p + 1) in COMPARATIVE_TAGS or toks[p + 1] == "that"):
+        if _degree_word(w) and p + 1 < n and (it.tag(p + 1) in COMPARATIVE_TAGS or toks[p + 1] == "that"):
             return "degree_comparative"
         if w in SCALAR_BOOSTERS and p + 1 < n and toks[p + 1] in EXTREME_ADJECTIVES:
             return "scalar_extreme"
-        if (w in SCALAR_BOOSTERS or w in ("quite", "very")) and p + 1 < n and _degree_before_noun(w, toks[p + 1], it.tag(p + 1)):
+        if (w in SCALAR_BOOSTERS or w in ("quite", "very", "so")) and p + 1 < n and _degree_before_noun(w, toks[p + 1], it.tag(p + 1)):
             return "degree_noun"
-        if w == "so" and p + 1 < n and toks[p + 1] in ("plenty", "lots"):
-            return "degree_noun"  # "had [so] lots of dancing" ("so much", "so many" and colloquial "so fun" stay)
-        if (w in DEGREE or w in intensifiers()) and w != "so" and p + 2 < n and it.tag(p + 1) == "RB" and it.tag(p + 2) == "JJ" \
-                and toks[p + 1] not in DEGREE and toks[p + 1] not in intensifiers() and toks[p + 1] != "not":
+        if _degree_word(w) and w != "so" and p + 2 < n and it.tag(p + 1) == "RB" and it.tag(p + 2) == "JJ" \
+                and not _degree_word(toks[p + 1]) and toks[p + 1] != "not":
             return "degree_adverb"
         if w in HEDGES and p > 0 and toks[p - 1] == "to":
             return "hedge_infinitive"
@@ -189,10 +187,18 @@ HEDGES = frozenset({"probably", "perhaps", "maybe", "possibly", "likely", "presu
 NOUNLIKE_QUANTIFIERS = frozenset({"plenty", "lots", "much", "many"})
 
 
+def _degree_word(word: str) -> bool:
+    """A degree word: VADER's boosters and the ones the masked LM offers that the list lacks."""
+    return word in DEGREE or word in intensifiers()
+
+
 def _degree_before_noun(word: str, nxt: str, tag: str) -> bool:
     """A degree adverb right before a noun or a nominal quantifier ("pokes [quite] fun at",
-    "there was [very] plenty to impress", "[quite] much of the cast"): it grades adjectives and
-    adverbs only."""
+    "there was [very] plenty to impress", "[quite] much of the cast", "had [so] lots of dancing"):
+    it grades adjectives and adverbs only. "so" only before "plenty" and "lots" ("so much", "so
+    many" and the colloquial "so fun" stay)."""
+    if word == "so":
+        return nxt in ("plenty", "lots")
     if nxt in NOUNLIKE_QUANTIFIERS:
         return not (word == "very" and nxt in ("much", "many"))
     return tag in ("NN", "NNS")
