@@ -38,7 +38,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser")
 # bumped when the shape rules below change, so cached shapes are recomputed
-SHAPE_RULES_VERSION = "10"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb
+SHAPE_RULES_VERSION = "11"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb; 11: an unknown word WordNet has no verb for
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _AUX_DEPS = frozenset({"aux", "auxpass"})
 #: dependents of the root that a spaCy parse gives a leading noun phrase it cannot attach
@@ -151,13 +151,15 @@ def _misparsed_clause(doc: Any, root: Any, first: Any) -> Shape | None:
 @functools.cache
 def _not_a_verb(word: str) -> bool:
     """A word the tagger took for the main verb that English never uses as one: lemminflect knows it
-    and has no verb or auxiliary reading of it ("wry"), or it is a hyphenated compound it does not
-    know ("by-the-numbers")."""
+    and has no verb or auxiliary reading of it ("wry"), or it is a word it does not know that is a
+    hyphenated compound ("by-the-numbers") or no verb form WordNet knows (the title "ivans xtc" in
+    "A directorial tour de force by Bernard Rose, ivans xtc.")."""
     from lemminflect import getAllLemmas
+    from nltk.corpus import wordnet as wn
 
     lemmas = getAllLemmas(word)
     if not lemmas:
-        return "-" in word
+        return "-" in word or wn.morphy(word, wn.VERB) is None
     return not {"VERB", "AUX"} & set(lemmas)
 
 

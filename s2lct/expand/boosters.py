@@ -101,6 +101,13 @@ def denies(seed_label: str, expected: Collection[str] | None) -> bool:
     return expected is not None and seed_label not in expected and "neutral" in expected
 
 
+def softens(seed_label: str, expected: Collection[str] | None) -> bool:
+    """Whether a case expecting ``expected`` softens its seed's opinion: the seed's polar label is
+    expected and so is neutral (LC12's reducers: "The film is [somewhat] insightful" may read
+    neutral)."""
+    return expected is not None and seed_label != "neutral" and seed_label in expected and "neutral" in expected
+
+
 def keeps_label(fills: list[tuple[str, str]], seed_label: str, expected: Collection[str] | None = None) -> bool:
     """Whether fills ``(word, symbol)`` that passed neutrality keep a seed of ``seed_label``: an
     intensifier only in a positive or negative seed, and, given the ``expected`` labels of the case
@@ -110,7 +117,11 @@ def keeps_label(fills: list[tuple[str, str]], seed_label: str, expected: Collect
     denied: "Do I think that it is [extremely] good? No." may still mean good. A case that
     overrides the seed's opinion with another (LC3's past opinion, LC8's critics) expects one
     label and keeps its intensifiers: "I used to think it was [really] dull, but now I love it".
-    A downtoner goes the other way: only into a polar seed that the case denies."""
+    A downtoner goes the other way: only into a polar seed that the case denies. Neither goes into a
+    case that softens the seed (LC12's reducers): the template grades the opinion there, and a second
+    degree word pulls against it ("The film [really] is somewhat insightful") or doubles it."""
+    if softens(seed_label, expected) and any(is_intensifier(w, s) or is_downtoner(w, s) for w, s in fills):
+        return False
     if seed_label == "neutral" and any(is_intensifier(w, s) or is_downtoner(w, s) for w, s in fills):
         return False
     if any(is_downtoner(w, s) for w, s in fills) and not denies(seed_label, expected):

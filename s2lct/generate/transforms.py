@@ -127,6 +127,52 @@ def _present(word: str, tag: str) -> bool:
     return tag in ("VBZ", "VBP") or (tag == "MD" and word.lower() in _PRESENT_MODALS)
 
 
+#: what may follow a verb (its object, a preposition, an adverb), where a plural noun ends its phrase
+_VERB_CONTINUATIONS = frozenset({"DT", "IN", "TO", "PRP", "PRP$", "RB", "JJ", "CD"})
+
+
+def _known_verb(lemma: str) -> bool:
+    """A verb WordNet knows: lemminflect's rules also make "politic" of "politics"."""
+    from nltk.corpus import wordnet as wn
+
+    return bool(wn.synsets(lemma, pos=wn.VERB))
+
+
+def _coordinated_present(toks: Sequence[str], tags: Sequence[str], finite: Sequence[int]) -> int | None:
+    """A present verb coordinated with a finite main verb that the tagger did not tag as one:
+    "succumbs to gravity and plummets to earth" (NNS), "keep the film grounded and [ultimately]
+    keep the audience riveted" (VB). The word comes right after "and"/"or" (adverbs between), reads
+    as a present form of a verb (lemminflect), and a present finite main verb comes before it with
+    no modal or infinitive between (their verbs stay bare: "can laugh and cry", "to entertain and
+    inform"); a plural noun must go on like a verb (an object or a preposition next: "plummets to",
+    not "acting and plots."), and its lemma a verb WordNet knows ("reduces ... social mores and
+    politics to jargon" stays)."""
+    from lemminflect import getInflection, getLemma
+
+    present = [i for i in finite if tags[i] in ("VBZ", "VBP")]
+    for j in range(1, len(toks)):
+        if tags[j] not in ("NNS", "VB"):
+            continue
+        k = j - 1
+        while k > 0 and tags[k] == "RB":
+            k -= 1
+        if k < 1 or toks[k].lower() not in ("and", "or") or tags[k - 1] == "VB":  # "laugh and cry": bare verbs joined
+            continue
+        before = [i for i in present if i < k]
+        if not before:
+            continue
+        between = range(before[-1] + 1, k)
+        if any(tags[i] == "MD" or (tags[i] == "TO" and i + 1 < len(tags) and tags[i + 1] == "VB") for i in between):
+            continue
+        if tags[j] != "VB" and not (j + 1 < len(toks) and tags[j + 1] in _VERB_CONTINUATIONS):
+            continue
+        low = toks[j].lower()
+        lemmas = getLemma(low, upos="VERB")
+        if lemmas and low in getInflection(lemmas[0], tag="VBZ" if tags[j] == "NNS" else "VBP") and _known_verb(lemmas[0]):
+            return j
+    return None
+
+
 def backshift(v: Variant) -> list[Variant]:
     """Present main verbs → past, so the seed reads after a past frame ("I used to think that the
     story is pathetic" → "... the story was pathetic"). Only the finite verbs of the seed's main
@@ -141,6 +187,9 @@ def backshift(v: Variant) -> list[Variant]:
     left = [toks[i] for i in range(len(toks)) if i not in v.finite and _present(toks[i], tags[i])]
     if left:  # "there was a vastness that *is* breathtaking": a present verb the frame leaves behind
         raise TransformError(f"present verb {left[0]!r} outside the main clauses would stay present after a past frame")
+    missed = _coordinated_present(toks, tags, v.finite)
+    if missed is not None:  # "each scene succumbs to gravity and *plummets* to earth", the second verb tagged NNS
+        raise TransformError(f"{toks[missed]!r} after 'and' reads as a present verb the tagger did not mark; it would stay present")
     for i in v.finite:
         word, tag = toks[i], tags[i]
         low = word.lower()

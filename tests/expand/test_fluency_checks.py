@@ -95,6 +95,18 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("a comedy for adults", "DT NN IN NNS", {1: ("comic", "JJ")}, "pleonastic_adjective"),
         ("Schnitzler proves himself a deft stylist", "NNP VBZ PRP DT JJ NN", {2: ("that", "IN")}, "complementiser_clause"),
         ("the notion , even now , is dysfunctional", "DT NN , RB RB , VBZ JJ", {6: ("that", "IN")}, "complementiser_clause"),
+        # a comparative the parser tagged JJ (the committed suite's LC2: "This one's [so] weaker than most.")
+        ("This one 's weaker than most .", "DT NN VBZ JJ IN JJS .", {3: ("so", "RB")}, "degree_comparative"),
+        # the suite reviews: a pure degree word before what it cannot grade
+        ("the storylines feel like time fillers", "DT NNS VBP IN NN NNS", {3: ("so", "RB")}, "degree_target"),
+        ("it pokes fun at the exercise", "PRP VBZ NN IN DT NN", {2: ("so", "RB")}, "degree_target"),
+        ("it is weighed down by its cast", "PRP VBZ VBN RP IN PRP$ NN", {2: ("very", "RB")}, "degree_target"),
+        ("a video movie photographed like a film", "DT NN NN VBN IN DT NN", {3: ("so", "RB")}, "degree_target"),
+        ("it was hilariously , gloriously alive", "PRP VBD RB , RB JJ", {2: ("very", "RB")}, "degree_adverb"),
+        ("it 's kind of insulting", "PRP VBZ NN IN JJ", {4: ("very", "RB")}, "hedged_degree"),
+        # two words for one sense side by side
+        ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
+        ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),
     ],
 )
 def test_function_words_bad(seed, tags, fills, rule):
@@ -134,6 +146,13 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("a comedy", "DT NN", {1: ("romantic", "JJ")}),
         ("the drama", "DT NN", {1: ("emotional", "JJ")}),
         ("you know you 're in trouble", "PRP VBP PRP VBP IN NN", {2: ("that", "IN")}),
+        ("fans may be disappointed", "NNS MD VB VBN", {3: ("so", "RB")}),  # a participle WordNet knows as an adjective
+        ("it was fun", "PRP VBD NN", {2: ("so", "RB")}),  # a noun after a copula: colloquial "so fun"
+        ("it was badly acted", "PRP VBD RB VBN", {2: ("so", "RB")}),
+        ("there are many tired jokes", "EX VBP JJ JJ NNS", {2: ("so", "RB")}),
+        ("it keeps the audience entertained", "PRP VBZ DT NN VBD", {4: ("incredibly", "RB")}),  # a participle tagged VBD
+        ("the film is a good movie", "DT NN VBZ DT JJ NN", {4: ("very", "RB")}),
+        ("it moves quickly , and the cast is fine", "PRP VBZ RB , CC DT NN VBZ JJ", {2: ("very", "RB")}),  # the adverb ends its phrase
     ],
 )
 def test_function_words_good(seed, tags, fills):

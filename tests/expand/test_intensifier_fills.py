@@ -149,9 +149,18 @@ def test_intensifiers_not_where_the_case_denies_the_seed():
     still mean good; an overridden one may ("I used to think it was [really] dull, but now I love
     it"); a neutral seed never takes one; other neutral words always may."""
     very, also = [("very", "RB")], [("also", "RB")]
-    assert keeps_label(very, "positive", ("positive",)) and keeps_label(very, "negative", ("negative", "neutral"))
+    assert keeps_label(very, "positive", ("positive",)) and keeps_label(very, "negative", ("negative",))
     assert not keeps_label(very, "positive", ("negative", "neutral"))  # LC10: the seed's opinion is denied
     assert not keeps_label(very, "negative", ("neutral", "positive"))  # LC4, LC6, LC11
     assert keeps_label(very, "negative", ("positive",))  # LC3: a past opinion, overridden
     assert not keeps_label(very, "neutral", ("neutral",))
     assert keeps_label(also, "positive", ("negative", "neutral")) and keeps_label(also, "neutral", ("neutral",))
+
+
+def test_no_degree_word_where_the_case_softens_the_seed():
+    """LC12's reducers grade the opinion themselves: a second degree word pulls against them ("The
+    film [really] is somewhat insightful") or doubles them; its intensified cases keep one."""
+    very, somewhat, also = [("very", "RB")], [("somewhat", "RB")], [("also", "RB")]
+    assert not keeps_label(very, "positive", ("neutral", "positive")) and not keeps_label(very, "negative", ("negative", "neutral"))
+    assert not keeps_label(somewhat, "positive", ("neutral", "positive"))
+    assert keeps_label(very, "positive", ("positive",)) and keeps_label(also, "positive", ("neutral", "positive"))

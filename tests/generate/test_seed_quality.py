@@ -140,6 +140,7 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("An operatic , sprawling picture that 's entertainingly acted , magnificently shot and gripping enough to sustain most of its 170-minute length .", "fragment"),
     ("A fast-moving and remarkable film that appears destined to become a landmark in Japanese animation .", "fragment"),
     ("A film of ideas and wry comic mayhem .", "fragment"),  # the tagger's verb: "wry"
+    ("A directorial tour de force by Bernard Rose , ivans xtc .", "fragment"),  # a title the tagger made the verb
     # statements stay clauses, also after what a frame drops from their start
     ("It 's a charming , funny movie .", "clause"),
     ("Well , the acting is fine .", "clause"),
@@ -215,6 +216,13 @@ def test_fit_names_each_failed_condition():
     ("it was dull".split(), ["PRP", "VBD", "JJ"], (1,), "it was dull"),
     ("it would work".split(), ["PRP", "MD", "VB"], (1,), "it would work"),
     ("it 's been done before".split(), ["PRP", "VBZ", "VBN", "VBN", "RB"], (1,), "it had been done before"),
+    # a plural noun or bare verb after "and" that does not go on like a verb stays as it is
+    ("it has great acting and plots .".split(), ["PRP", "VBZ", "JJ", "NN", "CC", "NNS", "."], (1,), "it had great acting and plots."),
+    ("it lets you laugh and cry".split(), ["PRP", "VBZ", "PRP", "VB", "CC", "VB"], (1,), "it let you laugh and cry"),
+    ("it tries to entertain and inform".split(), ["PRP", "VBZ", "TO", "VB", "CC", "VB"], (1,), "it tried to entertain and inform"),
+    # lemminflect reads "politics" as a verb "politic", which WordNet does not know
+    ("Ritchie reduces social mores and politics to jargon".split(), ["NNP", "VBZ", "JJ", "NNS", "CC", "NNS", "TO", "NN"], (1,),
+     "Ritchie reduced social mores and politics to jargon"),
 ])
 def test_backshift_after_a_past_frame(tokens, tags, finite, expected):
     (v,) = apply_ops(tokens, tags, ["backshift"], None, finite)
@@ -235,6 +243,11 @@ def test_backshift_refuses_what_it_cannot_do_safely():
     ("it can not decide if it wants to be a thriller".split(), ["PRP", "MD", "RB", "VB", "IN", "PRP", "VBZ", "TO", "VB", "DT", "NN"], (1,)),
     # "it 's lost the politics" is "has lost": "it was lost the politics" is not English
     ("it 's lost the politics".split(), ["PRP", "VBZ", "VBN", "DT", "NNS"], (1,)),
+    # a coordinated present verb the tagger took for a noun or a bare verb (the blind reads: "each scene
+    # immediately succumbed to gravity and plummets to earth", "kept the film grounded and ultimately keep ...")
+    ("each scene succumbs to gravity and plummets to earth".split(), ["DT", "NN", "VBZ", "TO", "NN", "CC", "NNS", "TO", "NN"], (2,)),
+    ("they keep the film grounded and ultimately keep the audience riveted".split(),
+     ["PRP", "VBP", "DT", "NN", "VBN", "CC", "RB", "VB", "DT", "NN", "VBN"], (1,)),
 ])
 def test_backshift_refuses_a_seed_it_would_leave_in_two_tenses(tokens, tags, finite):
     with pytest.raises(TransformError):
