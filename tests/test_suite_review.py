@@ -47,3 +47,20 @@ def test_the_docs_quote_the_reviews_figures(repo_dir):
         assert re.search(rf"{words} {share:.2f}\b", line), (words, round(share, 2), line)
     all_three = sum(all(r[m] for m in MARKS) for r in rows)
     assert f"all three {all_three}/{n}" in line
+
+
+def test_the_second_read_is_of_the_same_cases_and_the_docs_quote_it(repo_dir):
+    """Two other annotator sessions read the same 200 cases again (shuffled, in two sheets): how
+    much the committed figures owe to who read them."""
+    rows = _review(repo_dir)
+    with open(repo_dir / "tests" / "data" / "suite_review_second.jsonl", encoding="utf-8") as fh:
+        second = [json.loads(line) for line in fh]
+    assert [(r["id"], r["text"], r["expected"]) for r in second] == [(r["id"], r["text"], r["expected"]) for r in rows]
+    for r in second:
+        assert all(isinstance(r[m], bool) for m in MARKS) and r["defect"] in DEFECTS
+        assert (r["defect"] == "none") == all(r[m] for m in MARKS), r["n"]
+    doc = (repo_dir / "docs" / "specs.md").read_text(encoding="utf-8")
+    (line,) = [ln for ln in doc.splitlines() if ln.startswith("A second read of the same 200 cases:")]
+    for mark, words in (("fluent", "fluent"), ("label_ok", "label beyond dispute"), ("on_capability", "on-capability")):
+        assert re.search(rf"{words} {sum(r[mark] for r in second) / len(second):.2f}\b", line), (words, line)
+    assert f"all three {sum(all(r[m] for m in MARKS) for r in second)}/{len(second)}" in line
