@@ -120,10 +120,10 @@ def keeps_label(fills: list[tuple[str, str]], seed_label: str, expected: Collect
     A downtoner goes the other way: only into a polar seed that the case denies. Neither goes into a
     case that softens the seed (LC12's reducers): the template grades the opinion there, and a second
     degree word pulls against it ("The film [really] is somewhat insightful") or doubles it."""
-    if softens(seed_label, expected) and any(is_intensifier(w, s) or is_downtoner(w, s) for w, s in fills):
+    boosted = any(is_intensifier(w, s) for w, s in fills)
+    toned = any(is_downtoner(w, s) for w, s in fills)
+    if (boosted or toned) and (seed_label == "neutral" or softens(seed_label, expected)):
         return False
-    if seed_label == "neutral" and any(is_intensifier(w, s) or is_downtoner(w, s) for w, s in fills):
-        return False
-    if any(is_downtoner(w, s) for w, s in fills) and not denies(seed_label, expected):
+    if toned and not denies(seed_label, expected):
         return False  # a softened opinion asserted: "The film is [somewhat] dull" drifts toward neutral
-    return not (any(is_intensifier(w, s) for w, s in fills) and denies(seed_label, expected))
+    return not (boosted and denies(seed_label, expected))

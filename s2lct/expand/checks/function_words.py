@@ -107,7 +107,7 @@ EXTREME_ADJECTIVES = frozenset(
     "exquisite dazzling pure".split()
 )
 #: emphasis that stacks on a degree word of the same sense ("really very good", "truly very fine")
-EMPHASIS = frozenset({"really", "truly", "very"})
+DEGREE_EMPHASIS = frozenset({"really", "truly", "very"})
 #: quantifiers the tagger calls adjectives, which these degree words do modify ("so few chances")
 QUANTIFIERS = frozenset({"few", "little", "many", "much"})
 COMPLEX_PREPOSITIONS = frozenset(
@@ -161,7 +161,7 @@ class FunctionWords:
         if any(toks[q] == w for q in neighbours):
             return "repeat"
         if len(w) > 1 and w.isalpha() and any(
-                toks[q].isalpha() and len(toks[q]) > 1 and not {w, toks[q]} & EMPHASIS and _same_sense(w, toks[q]) for q in neighbours):
+                toks[q].isalpha() and len(toks[q]) > 1 and not {w, toks[q]} & DEGREE_EMPHASIS and _same_sense(w, toks[q]) for q in neighbours):
             return "synonym_stack"
         # article agreement, with the fill as the article or as the word after it
         for art, nxt in ((p - 1, p), (p, p + 1)):
