@@ -19,7 +19,7 @@ from s2lct.corpus.annotate import AnnotatedSentence, annotate
 from s2lct.corpus.polarity import get_polarity
 from s2lct.corpus.sst import Sentence
 from s2lct.corpus.tagging import get_tagger
-from s2lct.expand.boosters import keeps_label
+from s2lct.expand.boosters import is_intensifier, keeps_label
 from s2lct.expand.expander import ExpansionCandidate, SeedExpander
 from s2lct.expand.slots import kind_of
 from s2lct.expand.tally import ExpansionTally, expansion_off
@@ -146,6 +146,27 @@ def _fill_after_negation(c: ExpansionCandidate, variant: Variant) -> bool:
     fills = {m.word.lower() for m in c.masks}
     toks = [t.lower() for t in variant.tokens]
     return any(t in fills and toks[i - 1] in ("not", "n't") for i, t in enumerate(toks) if i)
+
+
+def _fill_by_template_degree(c: ExpansionCandidate, seed_tokens: Sequence[str], variant: Variant) -> bool:
+    """An adverb fill within two words of a degree word the template itself inserted (LC12: "It
+    [really] is truly amusing", "The story [really] is very bogus", "A comedy that [sometimes] is
+    somewhat warm", blind reads): the template grades that predicate, and a second adverb there
+    doubles or hedges it."""
+    from difflib import SequenceMatcher
+
+    from s2lct.expand.boosters import ADVERB_TAGS, is_downtoner
+    from s2lct.expand.checks.function_words import DEGREE, DEGREE_EMPHASIS
+
+    fills = [m for m in c.masks if m.symbol in ADVERB_TAGS]
+    if not fills:
+        return False
+    toks = [t.lower() for t in variant.tokens]
+    ops = SequenceMatcher(None, [t.lower() for t in seed_tokens], toks, autojunk=False).get_opcodes()
+    inserted = [j for tag, _i1, _i2, j1, j2 in ops if tag == "insert" for j in range(j1, j2)]
+    degree = [j for j in inserted if toks[j] in DEGREE or toks[j] in DEGREE_EMPHASIS or is_intensifier(toks[j], "RB") or is_downtoner(toks[j], "RB")]
+    words = {m.word.lower() for m in fills}
+    return any(toks[k] in words and k != j for j in degree for k in range(max(0, j - 2), min(len(toks), j + 3)))
 
 
 def _annotate_candidates(candidates: dict[tuple[str, ...], list[ExpansionCandidate]]) -> dict[tuple[str, ...], tuple[tuple[str, ...], frozenset[str], frozenset[str], int]]:
@@ -292,6 +313,8 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
                     same = []
                 if same and _fill_after_negation(c, same[0]):
                     tally.capability_rules += 1  # a fill right after the negation the transform made
+                elif same and _fill_by_template_degree(c, exp.tokens, same[0]):
+                    tally.capability_rules += 1  # an adverb fill next to the template's own degree word
                 elif same:
                     accepted.append((c, slot_name, seed, same[0]))
                 else:

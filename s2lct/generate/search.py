@@ -63,9 +63,35 @@ def fit_failures(fit: SeedFit, s: AnnotatedSentence) -> list[str]:
         failed.append("clauses")
     if fit.subject is not None and (syntax.subject or "") not in {w.lower() for w in fit.subject}:
         failed.append("subject")
+    if fit.subject_number is not None and subject_number(s) not in fit.subject_number:
+        failed.append("subject_number")
     if fit.sentiment_in_predicate and polar_words_before_predicate(s):
         failed.append("sentiment_in_predicate")
     return failed
+
+
+SINGULAR_VERBS = frozenset({"is", "was", "has", "does", "'s"})
+PLURAL_VERBS = frozenset({"are", "were", "have", "do", "'re"})
+PLURAL_PRONOUNS = frozenset({"they", "these", "those", "we", "both"})
+
+
+def subject_number(s: AnnotatedSentence) -> str | None:
+    """The main subject's number: from the agreement of the root's finite verb ("the action sequences
+    were fun": plural; "Jones and Snipes are enthralling": plural, though the head is one name), else
+    from the subject's own tag (NNS, NNPS) or pronoun; None where the seed has no subject."""
+    syntax = s.syntax
+    if syntax is None or syntax.subject is None or syntax.predicate is None:
+        return None
+    verb = next((q for q in syntax.finite if q >= syntax.predicate), None)
+    if verb is not None:
+        word, tag = s.tokens[verb].lower(), s.tags[verb]
+        if word in SINGULAR_VERBS or tag == "VBZ":
+            return "singular"
+        if word in PLURAL_VERBS or tag == "VBP":
+            return "plural"
+    head = next((q for q in range(syntax.predicate - 1, -1, -1) if s.tokens[q].lower() == syntax.subject), None)
+    plural = syntax.subject in PLURAL_PRONOUNS or (head is not None and s.tags[head] in ("NNS", "NNPS"))
+    return "plural" if plural else "singular"
 
 
 def polar_words_before_predicate(s: AnnotatedSentence) -> list[str]:

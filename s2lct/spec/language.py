@@ -25,6 +25,7 @@ MAX_TEMPLATE_COMBINATIONS = 10_000
 SeedOp = Literal["negate_copula", "strip_final_punct", "lowercase_first", "strip_leading_conjunction", "backshift"]
 Person = Literal["first", "second", "third"]
 Tense = Literal["present", "past", "modal"]
+Number = Literal["singular", "plural"]
 #: second opinions on a seed's label, besides the treebank's (docs/specs.md, "Seed quality")
 SecondOpinion = Literal["opinion_lexicon"]
 Shape = Literal["clause", "question", "exclamation", "imperative", "noun_phrase", "fragment", "sentences"]
@@ -180,6 +181,15 @@ class SeedFit(_Strict):
     subject: list[str] | None = Field(
         default=None, min_length=1, description="the head word of the seed's main subject must be one of these (case-insensitive), e.g. [it, film, movie]"
     )
+    subject_number: list[Number] | None = Field(
+        default=None,
+        min_length=1,
+        description=(
+            "grammatical number of the seed's main subject (singular, plural), read from the main verb's agreement "
+            "(is/are, was/were, VBZ/VBP) or, for a verb that shows none, the subject's tag: a frame that refers back "
+            "to the seed ('..., but now I don't like it/them') must agree with it"
+        ),
+    )
     sentiment_in_predicate: bool | None = Field(
         default=None,
         description=(
@@ -194,7 +204,7 @@ class SeedFit(_Strict):
 def unmeetable(accepts: SeedFit, rule: SeedFit) -> str | None:
     """Why no seed of ``rule`` can meet a slot's ``accepts`` (a constraint that contradicts the
     pool's own), or None."""
-    for name in ("person", "tense", "subject"):
+    for name in ("person", "tense", "subject", "subject_number"):
         want, have = getattr(accepts, name), getattr(rule, name)
         if want is not None and have is not None:
             if name == "subject":

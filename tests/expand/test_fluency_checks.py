@@ -104,6 +104,14 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("a video movie photographed like a film", "DT NN NN VBN IN DT NN", {3: ("so", "RB")}, "degree_target"),
         ("it was hilariously , gloriously alive", "PRP VBD RB , RB JJ", {2: ("very", "RB")}, "degree_adverb"),
         ("it 's kind of insulting", "PRP VBZ NN IN JJ", {4: ("very", "RB")}, "hedged_degree"),
+        # version 14, from the blind reads: a place adverb cannot be graded; "ever" needs a licence;
+        # "great" and "negligible" take no scalar booster
+        ("while the story goes nowhere .", "IN DT NN VBZ RB .", {4: ("so", "RB")}, "degree_target"),
+        ("kids five and up would be delighted", "NNS CD CC RB MD VB VBN", {5: ("ever", "RB")}, "unlicensed_ever"),
+        ("Noyce has worked wonders", "NNP VBZ VBN NNS", {2: ("ever", "RB")}, "unlicensed_ever"),
+        ("Enigma looks great", "NNP VBZ JJ", {2: ("very", "RB")}, "scalar_extreme"),
+        ("a negligible work", "DT JJ NN", {1: ("hugely", "RB")}, "scalar_extreme"),
+        ("Tosca was a real treat", "NNP VBD DT JJ NN", {3: ("quite", "RB")}, "article_quite"),
         # two words for one sense side by side
         ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
         ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),
@@ -153,6 +161,19 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("it keeps the audience entertained", "PRP VBZ DT NN VBD", {4: ("incredibly", "RB")}),  # a participle tagged VBD
         ("the film is a good movie", "DT NN VBZ DT JJ NN", {4: ("very", "RB")}),
         ("it moves quickly , and the cast is fine", "PRP VBZ RB , CC DT NN VBZ JJ", {2: ("very", "RB")}),  # the adverb ends its phrase
+        # version 14's near misses: gradable adverbs, licensed "ever", "great" with a maximizer or "so"
+        ("it flails limply", "PRP VBZ RB", {2: ("so", "RB")}),
+        ("it happens often", "PRP VBZ RB", {2: ("so", "RB")}),
+        ("it ends early", "PRP VBZ RB", {2: ("too", "RB")}),
+        ("the best film I 've seen", "DT JJS NN PRP VBP VBN", {4: ("ever", "RB")}),
+        ("it is unlikely we 'll see a better thriller", "PRP VBZ JJ PRP MD VB DT JJR NN", {5: ("ever", "RB")}),
+        ("why anybody picked it up", "WRB NN VBD PRP RP", {2: ("ever", "RB")}),
+        ("if you wondered what happened", "IN PRP VBD WP VBD", {2: ("ever", "RB")}),
+        ("did you see it ?", "VBD PRP VB PRP .", {2: ("ever", "RB")}),
+        ("Enigma looks great", "NNP VBZ JJ", {2: ("so", "RB")}),
+        ("Enigma looks great", "NNP VBZ JJ", {2: ("really", "RB")}),
+        ("Tosca was a real treat", "NNP VBD DT JJ NN", {2: ("quite", "RB")}),  # "quite a real treat"
+        ("it was a good film", "PRP VBD DT JJ NN", {3: ("rather", "RB")}),  # "a rather good film" stays
     ],
 )
 def test_function_words_good(seed, tags, fills):

