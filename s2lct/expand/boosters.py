@@ -10,6 +10,10 @@ pyproject), its incrementers here: its decrementers include near-negations ("har
 downtoners below, which WordNet separates from the near-negations. One-word entries, adverb masks
 only (the adjectives "total", "utter" add a property).
 
+Where a case denies the seed's opinion (LC6, LC7, LC10, LC11), a stronger opinion changes what is
+denied ("Do I think that it is [extremely] good? No." may still mean good), so only the
+intensifiers whose negation is a plain one go there ("not very good", "not really good").
+
 Downtoners (VADER's decrementers that are plain degree adverbs: ``downtoners``) are the mirror
 case: where a case *denies* the seed's opinion ("Do I think that it is [somewhat] dull? No."), a
 weaker opinion makes the denial stronger, never weaker, so they keep that case's label; in a case
@@ -84,6 +88,12 @@ def insertable_intensifiers() -> tuple[str, ...]:
     return tuple(out)
 
 
+#: intensifiers whose negation reads as a plain negation, not as a weaker opinion: "not very good",
+#: "not really good", "not particularly good", "not so good" mean "rather poor" (Quirk et al.'s
+#: downtoning "not very"), where "not extremely good" may still mean good
+PLAIN_UNDER_NEGATION = frozenset({"very", "really", "particularly", "so"})
+
+
 def is_intensifier(word: str, symbol: str) -> bool:
     """A booster word at an adverb mask."""
     return symbol in ADVERB_TAGS and word.lower() in intensifiers()
@@ -114,16 +124,19 @@ def keeps_label(fills: list[tuple[str, str]], seed_label: str, expected: Collect
     the seed goes into, not where the case *denies* the seed's opinion: the seed's label is not
     expected and neutral is (denying an opinion does not assert its opposite, which is why those
     specs allow neutral: LC4, LC6, LC7, LC10, LC11). There the stronger opinion changes what is
-    denied: "Do I think that it is [extremely] good? No." may still mean good. A case that
-    overrides the seed's opinion with another (LC3's past opinion, LC8's critics) expects one
-    label and keeps its intensifiers: "I used to think it was [really] dull, but now I love it".
+    denied: "Do I think that it is [extremely] good? No." may still mean good; only the
+    intensifiers whose negation is a plain one (``PLAIN_UNDER_NEGATION``: "Do I think that it is
+    [really] good? No.", "I was told that the plot was [so] predictable, but that wasn't true") go
+    into such a case. A case that overrides the seed's opinion with another (LC3's past opinion,
+    LC8's critics) expects one label and keeps its intensifiers: "I used to think it was [really]
+    dull, but now I love it".
     A downtoner goes the other way: only into a polar seed that the case denies. Neither goes into a
     case that softens the seed (LC12's reducers): the template grades the opinion there, and a second
     degree word pulls against it ("The film [really] is somewhat insightful") or doubles it."""
-    boosted = any(is_intensifier(w, s) for w, s in fills)
+    boosted = [w.lower() for w, s in fills if is_intensifier(w, s)]
     toned = any(is_downtoner(w, s) for w, s in fills)
     if (boosted or toned) and (seed_label == "neutral" or softens(seed_label, expected)):
         return False
     if toned and not denies(seed_label, expected):
         return False  # a softened opinion asserted: "The film is [somewhat] dull" drifts toward neutral
-    return not (boosted and denies(seed_label, expected))
+    return not (denies(seed_label, expected) and any(w not in PLAIN_UNDER_NEGATION for w in boosted))

@@ -102,7 +102,8 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("it pokes fun at the exercise", "PRP VBZ NN IN DT NN", {2: ("so", "RB")}, "degree_target"),
         ("it is weighed down by its cast", "PRP VBZ VBN RP IN PRP$ NN", {2: ("very", "RB")}, "degree_target"),
         ("a video movie photographed like a film", "DT NN NN VBN IN DT NN", {3: ("so", "RB")}, "degree_target"),
-        ("it was hilariously , gloriously alive", "PRP VBD RB , RB JJ", {2: ("very", "RB")}, "degree_adverb"),
+        ("it was hilariously , gloriously alive", "PRP VBD RB , RB JJ", {2: ("very", "RB")}, "scalar_extreme"),  # "hilarious" is extreme
+        ("it was cleverly , gloriously alive", "PRP VBD RB , RB JJ", {2: ("very", "RB")}, "degree_adverb"),
         ("it 's kind of insulting", "PRP VBZ NN IN JJ", {4: ("very", "RB")}, "hedged_degree"),
         # version 14, from the blind reads: a place adverb cannot be graded; "ever" needs a licence;
         # "great" and "negligible" take no scalar booster
@@ -112,6 +113,9 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("Enigma looks great", "NNP VBZ JJ", {2: ("very", "RB")}, "scalar_extreme"),
         ("a negligible work", "DT JJ NN", {1: ("hugely", "RB")}, "scalar_extreme"),
         ("Tosca was a real treat", "NNP VBD DT JJ NN", {3: ("quite", "RB")}, "article_quite"),
+        # version 16: a degree word before "kind of", a scalar booster before an extreme adjective's adverb
+        ("it 's kind of insulting", "PRP VBZ JJ IN JJ", {2: ("quite", "RB")}, "hedged_degree"),  # "kind" read as an adjective
+        ("the piece works brilliantly", "DT NN VBZ RB", {3: ("very", "RB")}, "scalar_extreme"),
         # two words for one sense side by side
         ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
         ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),
@@ -173,6 +177,9 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("Enigma looks great", "NNP VBZ JJ", {2: ("so", "RB")}),
         ("Enigma looks great", "NNP VBZ JJ", {2: ("really", "RB")}),
         ("Tosca was a real treat", "NNP VBD DT JJ NN", {2: ("quite", "RB")}),  # "quite a real treat"
+        ("the piece works brilliantly", "DT NN VBZ RB", {3: ("so", "RB")}),  # "so brilliantly"
+        ("the piece works smoothly", "DT NN VBZ RB", {3: ("very", "RB")}),  # a gradable adverb
+        ("it is a kind of film", "PRP VBZ DT NN IN NN", {3: ("new", "JJ")}),
         ("it was a good film", "PRP VBD DT JJ NN", {3: ("rather", "RB")}),  # "a rather good film" stays
     ],
 )

@@ -146,14 +146,20 @@ def test_random_cases_stay_deterministic():
 
 def test_intensifiers_not_where_the_case_denies_the_seed():
     """A denied opinion may not be strengthened: "Do I think that it is [extremely] good? No." may
-    still mean good; an overridden one may ("I used to think it was [really] dull, but now I love
-    it"); a neutral seed never takes one; other neutral words always may."""
-    very, also = [("very", "RB")], [("also", "RB")]
-    assert keeps_label(very, "positive", ("positive",)) and keeps_label(very, "negative", ("negative",))
-    assert not keeps_label(very, "positive", ("negative", "neutral"))  # LC10: the seed's opinion is denied
-    assert not keeps_label(very, "negative", ("neutral", "positive"))  # LC4, LC6, LC11
-    assert keeps_label(very, "negative", ("positive",))  # LC3: a past opinion, overridden
-    assert not keeps_label(very, "neutral", ("neutral",))
+    still mean good, while "not very good" and "not really good" are plain negations; an overridden
+    one may ("I used to think it was [really] dull, but now I love it"); a neutral seed never takes
+    one; other neutral words always may."""
+    very, extremely, also = [("very", "RB")], [("extremely", "RB")], [("also", "RB")]
+    assert keeps_label(extremely, "positive", ("positive",)) and keeps_label(extremely, "negative", ("negative",))
+    assert not keeps_label(extremely, "positive", ("negative", "neutral"))  # LC10: the seed's opinion is denied
+    assert not keeps_label(extremely, "negative", ("neutral", "positive"))  # LC4, LC6, LC11
+    assert keeps_label(extremely, "negative", ("positive",))  # LC3: a past opinion, overridden
+    assert not keeps_label(very, "neutral", ("neutral",)) and not keeps_label(extremely, "neutral", ("neutral",))
+    # "not very good", "not really good" are plain negations: these go where the case denies the seed
+    for word in ("very", "really", "particularly", "so"):
+        assert keeps_label([(word, "RB")], "positive", ("negative", "neutral")), word
+        assert keeps_label([(word, "RB")], "negative", ("neutral", "positive")), word
+    assert not keeps_label([("very", "RB"), ("extremely", "RB")], "positive", ("negative", "neutral"))
     assert keeps_label(also, "positive", ("negative", "neutral")) and keeps_label(also, "neutral", ("neutral",))
 
 

@@ -27,7 +27,8 @@ masked-LM fills seen in the suite:
   extreme or absolute adjective ("[very] perfect", "[extremely] terrific", "[particularly]
   fantastic", "[very] priceless"): such adjectives take a maximizer ("absolutely perfect") or
   "so"/"quite"/"really", not a scalar degree (Paradis 2001); the list is LC12's, whose template
-  leaves the same adjectives out for the same reason. Every blind read of the suite found some;
+  leaves the same adjectives out for the same reason, and the adverbs made from them ("works [very]
+  brilliantly"). Every blind read of the suite found some;
 - ``degree_noun``: a degree adverb (a scalar booster, "quite", "very") right before a noun or a
   nominal quantifier ("pokes [quite] fun at", "there was [very] plenty to impress", "[quite] much of
   the cast", "had [so] lots of dancing"; "very much" and "very many" aside): it grades adjectives
@@ -38,9 +39,9 @@ masked-LM fills seen in the suite:
   hilariously, gloriously alive"): the degree word then grades the adverb, which such adverbs do
   not take; before another degree word it stays ("[really] very good"), and "so" grades the phrase
   ("so uniformly good"). From the suite reviews; on the 1,524 annotated candidates it rejects 3 non-fluent and no fluent one;
-- ``hedged_degree``: a degree word after "kind of" or "sort of" ("it's kind of [very] insulting"):
-  the hedge is itself the phrase's degree, and a second one pulls against it. From the suite
-  reviews;
+- ``hedged_degree``: a degree word after or before "kind of" or "sort of" ("it's kind of [very]
+  insulting", "it's [quite] kind of insulting"): the hedge is itself the phrase's degree, and a
+  second one pulls against it. From the suite reviews;
 - ``degree_target``: a pure degree adverb ("so", "very", "extremely", "incredibly", ...) before
   a word it cannot grade: a preposition, a verb, a pronoun or a noun ("feel [so] like time fillers",
   "treats women [so] like idiots", "pokes [so] fun at", "another video movie [so] photographed
@@ -144,7 +145,7 @@ def wants_an(word: str) -> bool | None:
 
 class FunctionWords:
     name = "function_words"
-    version = "15"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite
+    version = "16"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["repeat", "synonym_stack", "article", "article_quite", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
@@ -194,14 +195,15 @@ class FunctionWords:
             return "predicative_degree"
         if _degree_word(w) and p + 1 < n and (it.tag(p + 1) in COMPARATIVE_TAGS or toks[p + 1] == "that" or _comparative(toks[p + 1])):
             return "degree_comparative"
-        if w in SCALAR_BOOSTERS and p + 1 < n and toks[p + 1] in EXTREME_ADJECTIVES:
+        if w in SCALAR_BOOSTERS and p + 1 < n and (toks[p + 1] in EXTREME_ADJECTIVES or _extreme_adverb(toks[p + 1])):
             return "scalar_extreme"
         if (w in SCALAR_BOOSTERS or w in ("quite", "very", "so")) and p + 1 < n and _degree_before_noun(w, toks[p + 1], it.tag(p + 1)):
             return "degree_noun"
         if _degree_word(w) and w != "so" and p + 2 < n and it.tag(p + 1) == "RB" and _adverbs_then_adjective(it, p + 1) \
                 and not _degree_word(toks[p + 1]) and toks[p + 1] != "not":
             return "degree_adverb"
-        if _degree_word(w) and p >= 2 and (toks[p - 2], toks[p - 1]) in HEDGED_DEGREE:
+        if _degree_word(w) and ((p >= 2 and (toks[p - 2], toks[p - 1]) in HEDGED_DEGREE)
+                                or (p + 2 < n and (toks[p + 1], toks[p + 2]) in HEDGED_DEGREE)):
             return "hedged_degree"
         if w in PURE_DEGREE and p + 1 < n and not _gradable(it, p + 1):
             return "degree_target"
@@ -301,6 +303,13 @@ def _gradable(it: CheckItem, q: int) -> bool:
     if tag in ("NN", "NNS"):
         return q >= 2 and it.tokens[q - 2].lower() in COPULAS
     return False
+
+
+def _extreme_adverb(word: str) -> bool:
+    """The adverb of an extreme adjective ("brilliantly", "perfectly", "wonderfully"): a scalar
+    booster grades it no better than the adjective ("works [very] brilliantly", a blind read)."""
+    return word.endswith("ly") and (word[:-2] in EXTREME_ADJECTIVES or word[:-2] + "e" in EXTREME_ADJECTIVES
+                                    or (word.endswith("ily") and word[:-3] + "y" in EXTREME_ADJECTIVES))
 
 
 #: adverbs that grade without an adjective behind them ("so often", "so far", "too long")
