@@ -19,7 +19,7 @@ from s2lct.corpus.annotate import AnnotatedSentence, annotate
 from s2lct.corpus.polarity import get_polarity
 from s2lct.corpus.sst import Sentence
 from s2lct.corpus.tagging import get_tagger
-from s2lct.expand.boosters import is_intensifier, keeps_label
+from s2lct.expand.boosters import keeps_label
 from s2lct.expand.expander import ExpansionCandidate, SeedExpander
 from s2lct.expand.slots import kind_of
 from s2lct.expand.tally import ExpansionTally, expansion_off
@@ -156,7 +156,7 @@ def _fill_by_template_degree(c: ExpansionCandidate, seed_tokens: Sequence[str], 
     from difflib import SequenceMatcher
 
     from s2lct.expand.boosters import ADVERB_TAGS, is_downtoner
-    from s2lct.expand.checks.function_words import DEGREE, DEGREE_EMPHASIS
+    from s2lct.expand.checks.function_words import DEGREE_EMPHASIS, is_degree_word
 
     fills = [m for m in c.masks if m.symbol in ADVERB_TAGS]
     if not fills:
@@ -164,7 +164,7 @@ def _fill_by_template_degree(c: ExpansionCandidate, seed_tokens: Sequence[str], 
     toks = [t.lower() for t in variant.tokens]
     ops = SequenceMatcher(None, [t.lower() for t in seed_tokens], toks, autojunk=False).get_opcodes()
     inserted = [j for tag, _i1, _i2, j1, j2 in ops if tag == "insert" for j in range(j1, j2)]
-    degree = [j for j in inserted if toks[j] in DEGREE or toks[j] in DEGREE_EMPHASIS or is_intensifier(toks[j], "RB") or is_downtoner(toks[j], "RB")]
+    degree = [j for j in inserted if is_degree_word(toks[j]) or toks[j] in DEGREE_EMPHASIS or is_downtoner(toks[j], "RB")]
     words = {m.word.lower() for m in fills}
     return any(toks[k] in words and k != j for j in degree for k in range(max(0, j - 2), min(len(toks), j + 3)))
 

@@ -131,7 +131,7 @@ def _past_form(word: str) -> bool:
     lemmas = getLemma(word, upos="VERB")
     if not lemmas or not lemmas[0]:
         return True
-    return word in getInflection(lemmas[0], tag="VBD") + getInflection(lemmas[0], tag="VBN") or word in ("was", "were", "had", "did")
+    return word in getInflection(lemmas[0], tag="VBD") + getInflection(lemmas[0], tag="VBN")
 
 
 #: present modals: those whose backshift is a modal that stays ("can" → "could")

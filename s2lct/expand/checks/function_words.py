@@ -193,16 +193,16 @@ class FunctionWords:
                     return "preposition_stack"
         if w in PREDICATIVE_DEGREE and p + 1 < n and it.tag(p + 1).startswith("JJ") and toks[p + 1] not in QUANTIFIERS and _attributive(it, p + 1):
             return "predicative_degree"
-        if _degree_word(w) and p + 1 < n and (it.tag(p + 1) in COMPARATIVE_TAGS or toks[p + 1] == "that" or _comparative(toks[p + 1])):
+        if is_degree_word(w) and p + 1 < n and (it.tag(p + 1) in COMPARATIVE_TAGS or toks[p + 1] == "that" or _comparative(toks[p + 1])):
             return "degree_comparative"
         if w in SCALAR_BOOSTERS and p + 1 < n and (toks[p + 1] in EXTREME_ADJECTIVES or _extreme_adverb(toks[p + 1])):
             return "scalar_extreme"
         if (w in SCALAR_BOOSTERS or w in ("quite", "very", "so")) and p + 1 < n and _degree_before_noun(w, toks[p + 1], it.tag(p + 1)):
             return "degree_noun"
-        if _degree_word(w) and w != "so" and p + 2 < n and it.tag(p + 1) == "RB" and _adverbs_then_adjective(it, p + 1) \
-                and not _degree_word(toks[p + 1]) and toks[p + 1] != "not":
+        if is_degree_word(w) and w != "so" and p + 2 < n and it.tag(p + 1) == "RB" and _adverbs_then_adjective(it, p + 1) \
+                and not is_degree_word(toks[p + 1]) and toks[p + 1] != "not":
             return "degree_adverb"
-        if _degree_word(w) and ((p >= 2 and (toks[p - 2], toks[p - 1]) in HEDGED_DEGREE)
+        if is_degree_word(w) and ((p >= 2 and (toks[p - 2], toks[p - 1]) in HEDGED_DEGREE)
                                 or (p + 2 < n and (toks[p + 1], toks[p + 2]) in HEDGED_DEGREE)):
             return "hedged_degree"
         if w in PURE_DEGREE and p + 1 < n and not _gradable(it, p + 1):
@@ -242,7 +242,7 @@ def _licenses_ever(it: CheckItem, p: int) -> bool:
 NOUNLIKE_QUANTIFIERS = frozenset({"plenty", "lots", "much", "many"})
 
 
-def _degree_word(word: str) -> bool:
+def is_degree_word(word: str) -> bool:
     """A degree word: VADER's boosters and the ones the masked LM offers that the list lacks."""
     return word in DEGREE or word in intensifiers()
 
@@ -323,7 +323,7 @@ def _gradable_adverb(word: str) -> bool:
     not a place or time adverb ("the story goes [so] nowhere", a blind read)."""
     from nltk.corpus import wordnet as wn
 
-    if word in GRADABLE_ADVERBS or not word.isalpha() or word.endswith("ly") or wn.synsets(word, pos=wn.ADJ):
+    if word in GRADABLE_ADVERBS or not word.isalpha() or word.endswith("ly") or _adjective_sense(word):
         return True
     return any(lm.pertainyms() for s in wn.synsets(word, pos=wn.ADV) for lm in s.lemmas() if lm.name().lower() == word)
 
