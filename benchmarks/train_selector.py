@@ -16,6 +16,13 @@ and the log of the masked LM's fill probability. Model: L2-regularised logistic 
 standardised features, full-batch L-BFGS in float64 from zero weights, classes weighted to
 balance: the same rows and settings give the same weights.
 
+The read ranker (``s2lct.expand.read_ranker``, stored under ``"reader"`` in the same file): the
+same features, trained on tests/data/read_expansions.jsonl (the expansions the suite's blind
+reads marked fluent or faulted for the inserted word); five folds by a hash of the seed give its
+out-of-sample AUC beside the fill probability's and the selector's on the same rows, and its
+floor: the highest out-of-sample score below which at most ``--floor-share`` of the reads were
+fluent.
+
 Threshold: among the candidates of the calibration files (``--calibrate``, default the
 slot-kind engine's annotated sets, tests/data/expansions_kinds*.jsonl) that pass the engine's
 checks before the selector (``RULES``); the files are split in two
@@ -29,7 +36,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import math
 import os
 import random
 import sys
@@ -82,6 +88,63 @@ def deletion_rows(n_sentences: int, rng_seed: int, negatives: int):
             items.append((p.seed, c.tokens, tuple(m.position for m in c.masks), c.score))
             labels.append(0)
     return items, labels
+
+
+READS = DATA / "read_expansions.jsonl"
+
+
+def read_rows(path: Path = READS):
+    """The blind reads' expansions (tests/data/README.md): items as ``annotated_rows`` gives them,
+    and ``valid`` (read fluent more often than faulted for its inserted word)."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = [(tuple(r["seed"]), tuple(r["tokens"]), tuple(m["position"] for m in r["masks"]), r["score"]) for r in rows]
+    return rows, items, [int(bool(r["valid"])) for r in rows]
+
+
+def floor_at(scores: list[float], valid: list[int], share: float) -> float:
+    """The highest score below which at most ``share`` of the reads' expansions were fluent (0.0:
+    none that low)."""
+    floor, below, fluent, last = 0.0, 0, 0, None
+    for p, v in sorted(zip(scores, valid)):
+        if p != last and below >= 10 and fluent / below <= share:  # ``below``: the rows scored under p
+            floor = p
+        below, fluent, last = below + 1, fluent + v, p
+    return floor
+
+
+def train_reader(x, y, seeds, l2: float, folds: int, share: float, gate_head, fill_probability, words):
+    """The read ranker (``s2lct.expand.read_ranker``): cross-fitted by a hash of the seed (no seed
+    on both sides), its floor from the out-of-sample scores, then fitted on every read."""
+    from calibrate_fluency import auc
+
+    from s2lct.expand.checks.selector import score_rows
+
+    fold = [int(hashlib.sha256(" ".join(s).encode()).hexdigest(), 16) % folds for s in seeds]
+    oos = [0.0] * len(y)
+    for k in range(folds):
+        head = fit([x[i] for i in range(len(y)) if fold[i] != k], [y[i] for i in range(len(y)) if fold[i] != k], l2)
+        test = [i for i in range(len(y)) if fold[i] == k]
+        for i, p in zip(test, score_rows([x[i] for i in test], head)):
+            oos[i] = p
+    floor = floor_at(oos, y, share)
+    kept = [v for p, v in zip(oos, y) if p >= floor]
+    labels = [bool(v) for v in y]
+    by_word = {}  # within one inserted word, where the cap and a seed case's choice decide
+    for w in sorted({w for w in words if words.count(w) >= 50}):
+        rows = [i for i, u in enumerate(words) if u == w]
+        if 0 < sum(y[i] for i in rows) < len(rows):
+            by_word[w] = {"rows": len(rows), "auc": auc([oos[i] for i in rows], [labels[i] for i in rows]),
+                          "auc_fill_probability": auc([fill_probability[i] for i in rows], [labels[i] for i in rows])}
+    head = fit(x, y, l2)
+    head.update({
+        "floor": floor,
+        "trained_on": {"reads": READS.name, "rows": len(y), "fluent": sum(y), "l2": l2},
+        "cross_fitted": {"folds": folds, "auc": auc(oos, labels), "auc_fill_probability": auc(fill_probability, labels),
+                         "auc_selector": auc(score_rows(x, gate_head), labels), "by_word": by_word, "floor_share": share,
+                         "at_floor": {"kept": len(kept), "fluent_kept": sum(kept), "precision": round(sum(kept) / max(1, len(kept)), 3),
+                                      "precision_all": round(sum(y) / len(y), 3)}},
+    })
+    return head
 
 
 def fit(x, y, l2: float):
@@ -140,6 +203,10 @@ def main() -> None:
     ap.add_argument("--l2", type=float, default=0.1)
     ap.add_argument("--cache-dir", type=Path, default=None)
     ap.add_argument("--out", type=Path, default=None, help="default: $S2LCT_SELECTOR, else <cache dir>/selector.json")
+    ap.add_argument("--reader-l2", type=float, default=0.1)
+    ap.add_argument("--reader-folds", type=int, default=5)
+    ap.add_argument("--floor-share", type=float, default=0.4,
+                    help="the read ranker's floor: the highest score below which at most this share of the reads were fluent")
     args = ap.parse_args()
     from s2lct.expand.checks.selector import default_path
 
@@ -198,9 +265,15 @@ def main() -> None:
                         "at_threshold": {"accepted": n, "valid_accepted": tp, "valid": sum(valid),
                                          "precision": round(tp / n, 3) if n else None, "recall": round(tp / sum(valid), 3)}},
     })
+    r_rows, r_items, r_labels = read_rows()
+    head["reader"] = train_reader(rows_of(r_items, mlm), r_labels, [s for s, *_ in r_items], args.reader_l2, args.reader_folds,
+                                  args.floor_share, head, [sc for *_, sc in r_items],
+                                  [" ".join(m["word"].lower() for m in r["masks"]) for r in r_rows])
+    head["reader"]["identity"] = f"reader-v1:{mlm.identity}:{hashlib.sha256(json.dumps(head['reader']['w']).encode()).hexdigest()[:12]}"
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(head) + "\n", encoding="utf-8")
     print(json.dumps({k: head[k] for k in ("identity", "threshold", "trained_on", "calibration")}, indent=1))
+    print(json.dumps({"reader": {k: head["reader"][k] for k in ("identity", "floor", "trained_on", "cross_fitted")}}, indent=1))
 
 
 if __name__ == "__main__":

@@ -127,10 +127,14 @@ def check_resources(settings: Settings, flags: dict[str, object] | None = None) 
 
     selector = default_path()
     built = selector.is_file()
+    stale = built and not _has_read_ranker(selector)  # built before the read ranker existed: generate would stop
+    detail = ("built before the read ranker: `s2lct generate` needs it; rebuild it with" if stale
+              else "built" if built else "not built: `s2lct generate` needs it; build it with")
     checks.append(Check(
         "fluency selector (expansion)", "selector", str(selector), "S2LCT_SELECTOR" if os.environ.get("S2LCT_SELECTOR") else "cache folder",
-        "ok" if built else "not set", "built" if built else f"not built: `s2lct generate` needs it; build it with `{BUILD_COMMAND} --out {selector}`",
-        "" if built else f"run `{BUILD_COMMAND} --out {selector}` in a checkout of the repository",
+        "ok" if built and not stale else "not set",
+        detail if built and not stale else f"{detail} `{BUILD_COMMAND} --out {selector}`",
+        "" if built and not stale else f"run `{BUILD_COMMAND} --out {selector}` in a checkout of the repository",
     ))
 
     problem = _writable(Path(settings.cache_dir))
@@ -226,3 +230,12 @@ def check_engines() -> list[Check]:
     fix = "" if status == "ok" else "pip install 's2lct[ray]'"
     return [Check("ray engine", "engine", "ray", "optional", status, detail, fix)]
 
+
+def _has_read_ranker(path: Path) -> bool:
+    """Whether a built selector file holds the read ranker (``s2lct.expand.read_ranker``)."""
+    import json
+
+    try:
+        return "reader" in json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False

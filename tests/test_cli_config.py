@@ -117,7 +117,10 @@ def test_doctor_names_the_command_that_builds_a_missing_selector(tmp_path: Path,
     monkeypatch.setenv("S2LCT_SELECTOR", str(tmp_path / "selector.json"))
     (check,) = [c for c in check_resources(Settings()) if c.key == "selector"]
     assert check.status == "not set" and BUILD_COMMAND in check.detail and str(tmp_path / "selector.json") in check.detail
-    (tmp_path / "selector.json").write_text("{}")
+    (tmp_path / "selector.json").write_text("{}")  # built before the read ranker: generate would stop
+    (check,) = [c for c in check_resources(Settings()) if c.key == "selector"]
+    assert check.status == "not set" and "before the read ranker" in check.detail and BUILD_COMMAND in check.detail
+    (tmp_path / "selector.json").write_text('{"reader": {}}')
     (check,) = [c for c in check_resources(Settings()) if c.key == "selector"]
     assert check.status == "ok" and check.source == "S2LCT_SELECTOR"
 

@@ -72,5 +72,7 @@ def test_committed_expansions_follow_the_engine_rules(repo_dir):
             if any(is_intensifier(m["word"], m["symbol"]) for m in masks):
                 assert keeps_label([(m["word"], m["symbol"]) for m in masks], seed_label, c.expected), (c.id, c.text)
             assert c.expansion["checks"]["selector"]["pass"] is True, c.id
+            reader = c.expansion["checks"]["reader"]  # the read ranker scored it, at or above its floor
+            assert reader["pass"] is True and reader["score"] >= manifest["expansion_checks"]["ranker"]["floor"], c.id
     assert n > 0 and manifest["expansion_checks"]["fluency"] is not None
     assert max(words.values()) <= max(1, int(MAX_WORD_SHARE * n)), words.most_common(3)

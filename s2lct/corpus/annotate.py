@@ -18,7 +18,7 @@ from s2lct.cache import cached_json, code_fingerprint, library_version
 from s2lct.config import Settings, configure_nltk
 from s2lct.corpus.polarity import SentiWordNetPolarity, get_polarity, wordnet_pos
 from s2lct.corpus.sst import Sentence, load_sst, sst_files
-from s2lct.corpus.shape import SeedSyntax, get_shape_parser
+from s2lct.corpus.shape import SeedSyntax, get_shape_parser, opening_dropped
 from s2lct.corpus.tagging import get_tagger
 from s2lct.errors import S2LCTError
 from s2lct.progress import ProgressFactory, no_progress
@@ -38,7 +38,8 @@ class AnnotatedSentence:
     n_words: int
     # clause / question / noun_phrase / fragment / sentences (``s2lct.corpus.shape``); None when not parsed
     shape: str | None = None
-    # whether the first word keeps its capital inside another sentence; None: decide from the tag
+    # whether the first word a frame embeds (after what ``opening_dropped`` drops) keeps its capital
+    # inside another sentence; None: decide from the tag
     first_keeps_capital: bool | None = None
     # tense, clauses, finite verbs and subject from the same parse (``s2lct.corpus.shape``); None when not parsed
     syntax: SeedSyntax | None = None
@@ -117,7 +118,9 @@ class CapitalEvidence:
     spaCy tags many capitalised sentence-initial common words as proper nouns ("Dull, a road-trip
     movie", "Hope keeps arising"), so its tag alone would keep a capital mid-sentence. Where the
     corpus writes the word inside sentences more often lower-cased than capitalised, it is a common
-    word; where the corpus has no evidence, spaCy's tag decides.
+    word; where the corpus has no evidence, spaCy's tag decides. An adverb in "-ly" that WordNet
+    knows is lower-cased whatever the evidence ("... Stylistically, the movie is a disaster": the
+    corpus's one capital is that sentence's own start after "...", and no name is such an adverb).
     """
 
     def __init__(self, sentences: Iterable[Sequence[str]]) -> None:
@@ -133,10 +136,19 @@ class CapitalEvidence:
     def keeps_capital(self, token: str, tag: str) -> bool:
         if token == "I" or token.startswith("I'") or (len(token) > 1 and token.isupper()):
             return True
+        if _ly_adverb(token.lower()):
+            return False
         low, cap = self.lower[token.lower()], self.capital[token.lower()]
         if low or cap:
             return cap >= low
         return keeps_capital(token, tag)
+
+
+@functools.cache
+def _ly_adverb(word: str) -> bool:
+    from nltk.corpus import wordnet as wn
+
+    return word.endswith("ly") and bool(wn.synsets(word, pos=wn.ADV))
 
 
 class TagBatch:
@@ -239,8 +251,9 @@ def load_annotated_corpus(
     capitals = CapitalEvidence(s.tokens for s in sentences)
     syntaxes = [SeedSyntax.from_json(row) for row in shaped["shapes"]]
     corpus = [
-        annotate(s, tag_line.split(" "), polarity, syntax.shape, capitals.keeps_capital(s.tokens[0], tag_line.split(" ", 1)[0]), syntax)
-        for s, tag_line, syntax in zip(sentences, tagged["tags"], syntaxes, strict=True)
+        annotate(s, tags, polarity, syntax.shape, capitals.keeps_capital(s.tokens[first], tags[first]), syntax)
+        for s, tags, syntax in zip(sentences, (line.split(" ") for line in tagged["tags"]), syntaxes, strict=True)
+        for first in (opening_dropped(s.tokens),)  # the word a frame embeds first ("... Stylistically, the movie is ...")
     ]
     polarity.save()
     resources = {"tagger": tagged["identity"], "shape_parser": shaped["identity"], "polarity": polarity.identity}

@@ -38,7 +38,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser")
 # bumped when the shape rules below change, so cached shapes are recomputed
-SHAPE_RULES_VERSION = "11"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb; 11: an unknown word WordNet has no verb for
+SHAPE_RULES_VERSION = "12"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb; 11: an unknown word WordNet has no verb for; 12: an imperative after a dash or semicolon, "so" before a word it grades is no conjunction
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _AUX_DEPS = frozenset({"aux", "auxpass"})
 #: dependents of the root that a spaCy parse gives a leading noun phrase it cannot attach
@@ -67,6 +67,8 @@ LEADING_CONJUNCTIONS = frozenset({"and", "but", "or", "so", "yet", "nor", "plus"
 #: discourse words that open a seed only when a comma follows ("Yes, ...", "Well, ...")
 LEADING_INTERJECTIONS = frozenset({"yes", "no", "well", "oh", "ok", "okay", "sure", "alas", "still", "now"})
 LEADING_PUNCT = frozenset({"...", "..", "--", "-", ",", ";", ":"})
+#: marks after which a second clause starts ("... movie -- go see it")
+CLAUSE_DASHES = frozenset({"--", "-", "—", ";", ":"})
 #: a clause opened by one of these and attached to the root is subordinate: no main clause follows
 SUBORDINATORS = frozenset({"when", "if", "because", "although", "though", "while", "since", "unless", "whereas", "once", "whenever"})
 #: words that open an exclamation when a comma follows ("Look, ...", "Boy, ..."); spaCy tags some
@@ -74,11 +76,31 @@ SUBORDINATORS = frozenset({"when", "if", "because", "although", "though", "while
 INTERJECTIONS = frozenset({"look", "listen", "boy", "man", "wow", "hey", "ah", "gosh", "god", "jeez", "whoa", "please", "say"})
 
 
+@functools.cache
+def _grades(word: str) -> bool:
+    """Whether "so" before this word is a degree word, not a conjunction: an adjective, an adverb
+    or a quantifier WordNet knows ("So stupid, so ill-conceived ...", "So few movies explore
+    religion that ...": dropped, the seed lost its first degree word, blind reads), and no pronoun
+    or determiner ("So it goes", "So the film ...")."""
+    from nltk.corpus import wordnet as wn
+
+    if word in _CLAUSE_OPENERS:
+        return False
+    return bool(wn.synsets(word, pos=wn.ADJ) or wn.synsets(word, pos=wn.ADV)) or word in ("few", "many", "much", "little")
+
+
+#: words that open a clause after a conjunction "so" (WordNet lists some as adjectives or adverbs: "I", "then", "now")
+_CLAUSE_OPENERS = frozenset("i you he she it we they this that these those there here the a an then now if when what why how".split())
+
+
 def opening_dropped(words: Sequence[str]) -> int:
-    """How many words at the start a frame drops: conjunctions, "..." and an interjection with its comma."""
+    """How many words at the start a frame drops: conjunctions, "..." and an interjection with its
+    comma; "so" only as a conjunction (not "So stupid, ...")."""
     n = 0
     while n < len(words) - 1:
         word = words[n].lower()
+        if word == "so" and _grades(words[n + 1].lower()):
+            break
         if words[n] in LEADING_PUNCT or word in LEADING_CONJUNCTIONS:
             n += 1
         elif word in LEADING_INTERJECTIONS and words[n + 1] == ",":
@@ -108,6 +130,9 @@ def mood_of(doc: Any) -> Shape | None:
         return "imperative"  # "Leave these Flowers unpicked -- ..."
     if first.tag_ == "NNP" and first.text[:1].isupper() and _only_a_verb(low):
         return "imperative"  # "Imagine" tagged as a name
+    if any(t.tag_ == "VB" and t.i > first.i and doc[t.i - 1].text in CLAUSE_DASHES
+           and not any(c.dep_ in SUBJECT_DEPS or c.dep_ in _AUX_DEPS for c in t.children) for t in rest):
+        return "imperative"  # "This is a very fine movie--go see it.": embedded, "I think that ...--go see it"
     if low in SUBORDINATORS and first.head.dep_ == "ROOT" and first.dep_ in ("advmod", "mark"):
         return "fragment"  # "When Leguizamo finally plugged an irritating character late in the movie."
     roots = [t for t in doc if t.dep_ == "ROOT"]

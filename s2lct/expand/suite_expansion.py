@@ -17,10 +17,12 @@ from typing import Any
 
 from s2lct.corpus.annotate import AnnotatedSentence, annotate
 from s2lct.corpus.polarity import get_polarity
+from s2lct.corpus.shape import opening_dropped
 from s2lct.corpus.sst import Sentence
 from s2lct.corpus.tagging import get_tagger
 from s2lct.expand.boosters import keeps_label
 from s2lct.expand.expander import ExpansionCandidate, SeedExpander
+from s2lct.expand.read_ranker import ReadRanker, read_score
 from s2lct.expand.slots import kind_of
 from s2lct.expand.tally import ExpansionTally, expansion_off
 from s2lct.generate.cases import build_case
@@ -58,23 +60,28 @@ def seeds_to_expand(results: Sequence[CapabilityResult]) -> list[tuple[str, ...]
 
 def expand_results(
     results: list[CapabilityResult], progress: ProgressFactory, expander: SeedExpander | None = None,
-    word_share: float | None = MAX_WORD_SHARE,
+    word_share: float | None = MAX_WORD_SHARE, ranker: ReadRanker | bool | None = True,
 ) -> dict[str, Any]:
     """Append expanded cases to each result in place; return manifest information and, under
     ``"tallies"``, an ``ExpansionTally`` per capability (why it got the expansions it got).
 
     Under the slot-kind engine no inserted word makes more than ``word_share`` of the suite's
-    expansions (``None``: no cap)."""
+    expansions (``None``: no cap), and ``ranker`` (``True``: the head trained on the blind reads,
+    over the expander's masked LM; ``None``: the fill probability alone) ranks and floors the
+    accepted candidates."""
     todo = _expandable(results)
     seeds = seeds_to_expand(todo)
     expander = expander or pipeline_expander()
     task = progress("expanding seeds (seeds/s)", len(seeds))
     seed_results = expander.expand_results(seeds, on_progress=task.advance)
     task.close()
+    spread = getattr(getattr(expander, "config", None), "slots", "paper") == "kinds"  # the paper's engine: best score only
+    ranker = (ReadRanker(expander.mlm) if ranker is True else ranker or None) if spread else None
+    if ranker is not None:  # ranked and floored by the head trained on the blind reads
+        seed_results = ranker.mark(seed_results)
     candidates = {s: list(r.candidates) for s, r in seed_results.items()}
     annotated = _annotate_candidates(candidates)
     tallies = {r.spec.id: ExpansionTally(off=expansion_off(r.spec)) for r in results}
-    spread = getattr(getattr(expander, "config", None), "slots", "paper") == "kinds"  # the paper's engine: best score only
     uses: dict[str, int] = {}  # inserted word → expansions so far, over the suite (capabilities in order)
     for r in todo:
         tally = tallies[r.spec.id]
@@ -89,7 +96,7 @@ def expand_results(
     stats = expander.stats
     return {
         "resources": expander.resources(),
-        "checks": _checks_description(expander),
+        "checks": _checks_description(expander, ranker),
         "stats": {"seeds": stats.seeds, "computed": stats.computed, "parse_failed": stats.parse_failed, "accepted": stats.accepted},
         "tallies": tallies,
     }
@@ -116,11 +123,12 @@ def pipeline_expander(engine: Any = None) -> SeedExpander:
     return engine.expander(config) if engine is not None else SeedExpander(config)
 
 
-def _checks_description(expander: SeedExpander) -> dict[str, Any]:
-    """What the manifest records of the validation: the fixed checks and the fluency checks with
-    their versions and thresholds."""
+def _checks_description(expander: SeedExpander, ranker: ReadRanker | None = None) -> dict[str, Any]:
+    """What the manifest records of the validation: the fixed checks, the fluency checks with
+    their versions and thresholds, and the read ranker (slot-kind engine)."""
     fluency = getattr(expander, "fluency", None)
-    return {"fixed": ["pos", "neutral", "search"], "fluency": fluency.description() if fluency is not None else None}
+    out = {"fixed": ["pos", "neutral", "search"], "fluency": fluency.description() if fluency is not None else None}
+    return {**out, "ranker": ranker.description()} if ranker is not None else out
 
 
 def repeats_neighbour(c: ExpansionCandidate) -> bool:
@@ -249,7 +257,8 @@ def _cap_suite(results: Sequence[CapabilityResult], tallies: dict[str, Expansion
 def cap_word_share(cases: list[Any], share: float) -> list[Any]:
     """``cases`` (expanded cases) with the fewest dropped, as ``None`` in place, so that no inserted
     word makes more than ``share`` of those kept. The dropped ones of a word are first those whose
-    seed case keeps another expansion, then the lowest-scored, then the latest id, so the result is
+    seed case keeps another expansion, then the lowest read score (``read_ranker``), then the
+    lowest fill probability, then the latest id, so the result is
     the same whatever order the cases came in; a word may always keep one expansion."""
     words = [" ".join(m["word"].lower() for m in c.expansion["masks"]) for c in cases]
     kept = list(range(len(cases)))
@@ -265,7 +274,7 @@ def cap_word_share(cases: list[Any], share: float) -> list[Any]:
             per_case[cases[i].expansion["seed_case"]] = per_case.get(cases[i].expansion["seed_case"], 0) + 1
         worst = min(
             (i for i in kept if words[i] == top),
-            key=lambda i: (per_case[cases[i].expansion["seed_case"]] == 1, cases[i].expansion["score"], [-ord(ch) for ch in cases[i].id]),
+            key=lambda i: (per_case[cases[i].expansion["seed_case"]] == 1, read_score(cases[i].expansion.get("checks", {}), cases[i].expansion["score"]), cases[i].expansion["score"], [-ord(ch) for ch in cases[i].id]),
         )
         kept.remove(worst)
     keep = set(kept)
@@ -307,7 +316,8 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
                     tally.search += 1
                     continue
                 try:  # the slot's transform must still apply and give the same variant
-                    keep = exp.first_keeps_capital if exp.tokens[:1] == seed.tokens[:1] else None
+                    first = opening_dropped(seed.tokens) + 1  # the capital evidence is for the word a frame embeds first
+                    keep = exp.first_keeps_capital if exp.tokens[:first] == seed.tokens[:first] else None
                     same = [v for v in apply_ops(exp.tokens, exp.tags, slot.ops, keep, exp.syntax.finite if exp.syntax else ()) if v.name == variant.name]
                 except TransformError:
                     same = []
@@ -319,7 +329,7 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
                     accepted.append((c, slot_name, seed, same[0]))
                 else:
                     tally.transform += 1
-        accepted.sort(key=lambda t: (uses.get(_words(t[0]), 0) if spread else 0, -t[0].score, -t[0].production_probability, t[1], t[0].tokens))
+        accepted.sort(key=lambda t: (uses.get(_words(t[0]), 0) if spread else 0, -read_score(t[0].checks, t[0].score), -t[0].score, -t[0].production_probability, t[1], t[0].tokens))
         tally.beyond_k += max(0, len(accepted) - k)
         for c, slot_name, seed, variant in accepted[:k]:
             uses[_words(c)] = uses.get(_words(c), 0) + 1

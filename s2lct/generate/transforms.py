@@ -31,7 +31,8 @@ class Variant:
     tokens: tuple[str, ...]
     tags: tuple[str, ...]
     name: str
-    # whether the first token keeps its capital mid-sentence (corpus evidence, see
+    # whether the first word a frame embeds (the first token once ``strip_leading_conjunction`` has
+    # run) keeps its capital mid-sentence (corpus evidence, see
     # ``s2lct.corpus.annotate.CapitalEvidence``); None: decide from its PoS tag
     first_keeps_capital: bool | None = None
     # positions of the main clauses' finite verbs (``s2lct.corpus.shape.SeedSyntax.finite``), for
@@ -243,17 +244,34 @@ def strip_leading_conjunction(v: Variant) -> list[Variant]:
     toks, tags = v.tokens, v.tags
     while len(toks) > 1 and _stray_quote(toks, len(toks) - 1):  # "... an interesting movie ! ''"
         toks, tags = toks[:-1], tags[:-1]
+    quoted = False
     while True:  # "`` ...something appears to ...": the quote, then what opening_dropped drops, in any order
-        n = 1 if len(toks) > 1 and _stray_quote(toks, 0) else opening_dropped(toks)
+        quote = len(toks) > 1 and _stray_quote(toks, 0)
+        n = 1 if quote else opening_dropped(toks)
         if n == 0:
             break
+        quoted = quoted or quote
         toks, tags = toks[n:], tags[n:]
     if toks is v.tokens:
         return [v]
-    return [Variant(toks, tags, v.name)]
+    # the annotation's capital evidence is for the word after what opening_dropped drops; after a quote, the tag decides
+    return [Variant(toks, tags, v.name, None if quoted else v.first_keeps_capital)]
+
+
+def full_stop(v: Variant) -> list[Variant]:
+    """End a seed with a full stop where it ends with "!": a frame that reports the opinion ("...,
+    but I think that this is a must!") reads as an exclamation after "think that" (a blind read)."""
+    toks, tags = list(v.tokens), list(v.tags)
+    n = len(toks)
+    while n > 1 and toks[n - 1] in ("!", "!!", "?!", "!?"):
+        n -= 1
+    if n == len(toks):
+        return [v]
+    return [Variant((*toks[:n], "."), (*tags[:n], "."), v.name, v.first_keeps_capital, v.finite)]
 
 
 OPS: dict[str, Callable[[Variant], list[Variant]]] = {
+    "full_stop": full_stop,
     "negate_copula": negate_copula,
     "strip_final_punct": strip_final_punct,
     "lowercase_first": lowercase_first,

@@ -22,7 +22,7 @@ IDENT = r"^[A-Za-z][A-Za-z0-9_\-]*$"
 # Every combination of a template's literal alternatives is enumerated for every seed before
 # sampling, so an unbounded product would exhaust memory; real templates use tens.
 MAX_TEMPLATE_COMBINATIONS = 10_000
-SeedOp = Literal["negate_copula", "strip_final_punct", "lowercase_first", "strip_leading_conjunction", "backshift"]
+SeedOp = Literal["negate_copula", "strip_final_punct", "lowercase_first", "strip_leading_conjunction", "backshift", "full_stop"]
 Person = Literal["first", "second", "third"]
 Tense = Literal["present", "past", "modal"]
 Number = Literal["singular", "plural"]
@@ -299,7 +299,7 @@ class Insert(_Strict):
 class SeedSlot(_Strict):
     seed: str = Field(pattern=IDENT, description="name of a seed pool")
     slot: str | None = Field(default=None, pattern=IDENT, description="slot name (defaults to the pool name)")
-    ops: list[SeedOp | Insert] = Field(default_factory=list, description="applied to the seed in order: negate_copula, strip_final_punct, lowercase_first, strip_leading_conjunction, backshift (first only: present main verbs to past, after a past frame) or {insert: [...], before|after: <token pattern>}")
+    ops: list[SeedOp | Insert] = Field(default_factory=list, description="applied to the seed in order: negate_copula, strip_final_punct, lowercase_first, strip_leading_conjunction, full_stop (a final '!' becomes '.'), backshift (first only: present main verbs to past, after a past frame) or {insert: [...], before|after: <token pattern>}")
     accepts: SeedFit | None = Field(
         default=None,
         description="what this slot's frame needs of the seed (person, tense, clauses, subject); seeds of the pool that do not fit are not used here",

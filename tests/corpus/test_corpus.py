@@ -82,3 +82,15 @@ def test_capital_evidence_prefers_how_the_corpus_writes_a_word_inside_sentences(
     assert ev.keeps_capital("Spielberg", "NN")
     assert ev.keeps_capital("Godard", "NNP") and not ev.keeps_capital("Bland", "JJ")  # no evidence: the tag decides
     assert ev.keeps_capital("I", "PRP") and ev.keeps_capital("TV", "NN")
+
+
+def test_capital_evidence_lower_cases_an_ly_adverb_but_keeps_names_after_an_opening():
+    """Read 15 found "I used to think that Stylistically, the movie was a disaster": the seed
+    opens "... Stylistically", whose capital is the only evidence the corpus has. An adverb in
+    "-ly" is no name; a name written after "..." keeps its capital ("... Ice Cube holds ...")."""
+    from s2lct.corpus.annotate import CapitalEvidence
+
+    ev = CapitalEvidence([("...", "Stylistically", ",", "it", "fails"), ("...", "Ice", "Cube", "wins"), ("And", "Ice", "Cube", "rocks")])
+    assert not ev.keeps_capital("Stylistically", "NNP")
+    assert ev.keeps_capital("Ice", "NNP")
+    assert not ev.keeps_capital("Only", "RB")

@@ -310,7 +310,7 @@ def test_slot_kind_engine_spreads_the_inserted_words(corpus, specs):
         result = build_capability(spec, corpus, seed=0)
         fake = FakeExpander(make)
         fake.config = SimpleNamespace(slots=slots)
-        expand_results([result], no_progress, expander=fake, word_share=None)
+        expand_results([result], no_progress, expander=fake, word_share=None, ranker=None)
         words[slots] = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
     n = len(words["kinds"])
     assert n == len(words["paper"]) and n > 10
@@ -334,8 +334,8 @@ def test_slot_kind_engine_caps_any_one_word_over_the_suite(corpus, specs):
     fake = FakeExpander(make)
     fake.config = SimpleNamespace(slots="kinds")
     uncapped = build_capability(specs["LC2"], corpus, seed=0)
-    expand_results([uncapped], no_progress, expander=fake, word_share=None)
-    info = expand_results([result], no_progress, expander=fake)
+    expand_results([uncapped], no_progress, expander=fake, word_share=None, ranker=None)
+    info = expand_results([result], no_progress, expander=fake, ranker=None)
     got = [c.expansion["masks"][0]["word"] for c in result.cases if c.expansion]
     before = sum(c.expansion is not None for c in uncapped.cases)
     assert got and max(got.count(w) for w in set(got)) <= max(1, int(0.15 * len(got)))
@@ -363,3 +363,38 @@ def test_an_expanded_seed_keeps_its_subject_and_phrases_where_they_moved():
     assert exp.syntax.finite == (3,) and exp.syntax.predicate == 3
     assert exp.sentence.phrase_first_end[1] == 6  # "dull" moved from 4 to 6
     assert polar_words_before_predicate(seed) == [] and polar_words_before_predicate(exp) == []
+
+
+def test_slot_kind_engine_ranks_by_the_read_ranker_and_floors_below_it(corpus, specs):
+    """A seed case takes the candidate the read ranker scores higher, though the masked LM gave it
+    the lower fill probability; a word below the ranker's floor reaches no case and is counted as
+    rejected by it; the manifest names the ranker."""
+    from types import SimpleNamespace
+
+    from test_read_ranker import RuleRanker
+
+    spec = specs["LC2"].model_copy(update={"expansion": specs["LC2"].expansion.model_copy(update={"max_per_seed": 1})})
+
+    def make(seed):  # the same word twice (so the least-used-word rule ties), and one more
+        last = len(seed) - 1
+        return [insert(seed, last, "really", "RB", 0.9), insert(seed, 1, "really", "RB", 0.5), insert(seed, last, "surely", "RB", 0.7)]
+
+    def run(ranker):
+        result = build_capability(spec, corpus, seed=0)
+        fake = FakeExpander(make)
+        fake.config = SimpleNamespace(slots="kinds")
+        info = expand_results([result], no_progress, expander=fake, word_share=None, ranker=ranker)
+        return [c.expansion for c in result.cases if c.expansion], info
+
+    def score(c):
+        return {"surely": 0.05}.get(c.masks[0].word, 0.8 if c.masks[0].position == 1 else 0.3)
+
+    ranked, info = run(RuleRanker(score, floor=0.1))
+    plain, _ = run(None)
+    at_one = [sum(e["masks"][0]["position"] == 1 for e in exps) for exps in (ranked, plain)]
+    assert len(ranked) > 10 and all(e["masks"][0]["word"] == "really" for e in ranked)  # "surely" fell below the floor
+    assert at_one[0] > 0.8 * len(ranked) and at_one[1] < 0.2 * len(plain)
+    assert all(e["checks"]["reader"]["pass"] for e in ranked)
+    tally = info["tallies"]["LC2"]
+    assert tally.fluency.get("reader", 0) == tally.seeds  # each seed's "surely", first rejected by the floor
+    assert info["checks"]["ranker"]["name"] == "reader" and info["checks"]["ranker"]["floor"] == 0.1

