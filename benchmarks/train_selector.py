@@ -93,14 +93,6 @@ def deletion_rows(n_sentences: int, rng_seed: int, negatives: int):
 READS = DATA / "read_expansions.jsonl"
 
 
-def read_rows(path: Path = READS):
-    """The blind reads' expansions (tests/data/README.md): items as ``annotated_rows`` gives them,
-    and ``valid`` (read fluent more often than faulted for its inserted word)."""
-    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-    items = [(tuple(r["seed"]), tuple(r["tokens"]), tuple(m["position"] for m in r["masks"]), r["score"]) for r in rows]
-    return rows, items, [int(bool(r["valid"])) for r in rows]
-
-
 def floor_at(scores: list[float], valid: list[int], share: float) -> float:
     """The highest score below which at most ``share`` of the reads' expansions were fluent (0.0:
     none that low)."""
@@ -265,7 +257,7 @@ def main() -> None:
                         "at_threshold": {"accepted": n, "valid_accepted": tp, "valid": sum(valid),
                                          "precision": round(tp / n, 3) if n else None, "recall": round(tp / sum(valid), 3)}},
     })
-    r_rows, r_items, r_labels = read_rows()
+    r_rows, r_items, r_labels = annotated_rows([READS])  # the reads' rows have the annotated sets' fields
     head["reader"] = train_reader(rows_of(r_items, mlm), r_labels, [s for s, *_ in r_items], args.reader_l2, args.reader_folds,
                                   args.floor_share, head, [sc for *_, sc in r_items],
                                   [" ".join(m["word"].lower() for m in r["masks"]) for r in r_rows])

@@ -298,6 +298,7 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
         for slot_name, (seed, variant) in bound.items():
             slot = slots[slot_name]
             rules = spec.seeds[slot.seed].any_of
+            first = opening_dropped(seed.tokens) + 1  # the capital evidence is for the word a frame embeds first
             for c in candidates.get(seed.tokens, ()):  # order is irrelevant: `accepted` is sorted below
                 if repeats_neighbour(c):
                     tally.repeats += 1
@@ -316,7 +317,6 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
                     tally.search += 1
                     continue
                 try:  # the slot's transform must still apply and give the same variant
-                    first = opening_dropped(seed.tokens) + 1  # the capital evidence is for the word a frame embeds first
                     keep = exp.first_keeps_capital if exp.tokens[:first] == seed.tokens[:first] else None
                     same = [v for v in apply_ops(exp.tokens, exp.tags, slot.ops, keep, exp.syntax.finite if exp.syntax else ()) if v.name == variant.name]
                 except TransformError:
