@@ -126,18 +126,35 @@ class CapitalEvidence:
     def __init__(self, sentences: Iterable[Sequence[str]]) -> None:
         self.lower: Counter[str] = Counter()
         self.capital: Counter[str] = Counter()
+        self.lower_before: Counter[tuple[str, str]] = Counter()
+        self.capital_before: Counter[tuple[str, str]] = Counter()
         for tokens in sentences:
-            for tok in tokens[1:]:
+            for i, tok in enumerate(tokens[1:], 1):
+                # the pair counts only after a word: after "...", "--" or ":" a sentence may start again
+                after = tokens[i + 1] if i + 1 < len(tokens) and tokens[i - 1][:1].isalnum() else None
                 if tok[:1].islower():
                     self.lower[tok] += 1
+                    if after is not None:
+                        self.lower_before[tok, after] += 1
                 elif tok[:1].isupper() and not tok.isupper():
                     self.capital[tok.lower()] += 1
+                    if after is not None:
+                        self.capital_before[tok.lower(), after] += 1
 
-    def keeps_capital(self, token: str, tag: str) -> bool:
+    def keeps_capital(self, token: str, tag: str, after: str = "") -> bool:
+        """``after`` is the next token: the corpus's evidence for the two words together decides
+        first ("Men in Black II has sequel-itis ...": "men" is lower-cased inside sentences, "Men in"
+        mostly not), and a number before a capitalised word opens a title ("Two Weeks Notice")."""
         if token == "I" or token.startswith("I'") or (len(token) > 1 and token.isupper()):
             return True
         if _ly_adverb(token.lower()):
             return False
+        if after:
+            low, cap = self.lower_before[token.lower(), after], self.capital_before[token.lower(), after]
+            if low + cap >= 2 and cap != low:  # a single or tied count is as often a title's tail ("All or Nothing is") as a name
+                return cap > low
+            if tag == "CD" and after[:1].isupper() and after != "I" and not after.isupper():
+                return True
         low, cap = self.lower[token.lower()], self.capital[token.lower()]
         if low or cap:
             return cap >= low
@@ -251,7 +268,7 @@ def load_annotated_corpus(
     capitals = CapitalEvidence(s.tokens for s in sentences)
     syntaxes = [SeedSyntax.from_json(row) for row in shaped["shapes"]]
     corpus = [
-        annotate(s, tags, polarity, syntax.shape, capitals.keeps_capital(s.tokens[first], tags[first]), syntax)
+        annotate(s, tags, polarity, syntax.shape, capitals.keeps_capital(s.tokens[first], tags[first], s.tokens[first + 1] if first + 1 < len(s.tokens) else ""), syntax)
         for s, tags, syntax in zip(sentences, (line.split(" ") for line in tagged["tags"]), syntaxes, strict=True)
         for first in (opening_dropped(s.tokens),)  # the word a frame embeds first ("... Stylistically, the movie is ...")
     ]

@@ -38,7 +38,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser")
 # bumped when the shape rules below change, so cached shapes are recomputed
-SHAPE_RULES_VERSION = "12"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb; 11: an unknown word WordNet has no verb for; 12: an imperative after a dash or semicolon, "so" before a word it grades is no conjunction
+SHAPE_RULES_VERSION = "13"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb; 11: an unknown word WordNet has no verb for; 12: an imperative after a dash or semicolon, "so" before a word it grades is no conjunction; 13: that imperative with a capitalised verb only on the main clause (not a title's "Enter"), a verb coordinated with an apposition's relative clause is no main verb
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _AUX_DEPS = frozenset({"aux", "auxpass"})
 #: dependents of the root that a spaCy parse gives a leading noun phrase it cannot attach
@@ -131,14 +131,27 @@ def mood_of(doc: Any) -> Shape | None:
     if first.tag_ == "NNP" and first.text[:1].isupper() and _only_a_verb(low):
         return "imperative"  # "Imagine" tagged as a name
     if any(t.tag_ == "VB" and t.i > first.i and doc[t.i - 1].text in CLAUSE_DASHES
-           and not any(c.dep_ in SUBJECT_DEPS or c.dep_ in _AUX_DEPS for c in t.children) for t in rest):
-        return "imperative"  # "This is a very fine movie--go see it.": embedded, "I think that ...--go see it"
+           and (t.text[:1].islower() or t.head.dep_ == "ROOT") and not any(c.dep_ in SUBJECT_DEPS or c.dep_ in _AUX_DEPS for c in t.children) for t in rest):
+        return "imperative"  # "This is a very fine movie--go see it.": embedded, "I think that ...--go see it";
+        # a capitalised one only on the main clause ("...: Make a movie about ..."), not a title's verb that
+        # modifies a noun ("The concept behind Kung Pow: Enter the Fist is hilarious")
     if low in SUBORDINATORS and first.head.dep_ == "ROOT" and first.dep_ in ("advmod", "mark"):
         return "fragment"  # "When Leguizamo finally plugged an irritating character late in the movie."
     roots = [t for t in doc if t.dep_ == "ROOT"]
     if len(roots) == 1:
         return _misparsed_clause(doc, roots[0], first)
     return None
+
+
+def _coordinated_relative(doc: Any, root: Any, relative: list[Any], after_subtree: bool = False) -> Any:
+    """The tokens between the last relative clause and the root when only punctuation and a
+    conjunction separate them and the root has the relative's verb form: the parser made a verb
+    coordinated with the relative clause the main verb (empty when not)."""
+    if not relative:
+        return ()
+    last = relative[-1]
+    gap = doc[(last.right_edge.i if after_subtree else last.i) + 1 : root.i]
+    return gap if len(gap) and all(t.is_punct or t.tag_ == "CC" for t in gap) and root.tag_ == last.tag_ else ()
 
 
 def _misparsed_clause(doc: Any, root: Any, first: Any) -> Shape | None:
@@ -156,9 +169,11 @@ def _misparsed_clause(doc: Any, root: Any, first: Any) -> Shape | None:
         return "fragment"  # "An engrossing portrait of a man whose engaging manner ... made him ...": two subjects
     subject = subjects[0]
     relative = [c for c in subject.children if c.dep_ == "relcl" and c.i < root.i]
-    gap = doc[relative[-1].i + 1 : root.i] if relative else ()
-    if len(gap) and all(t.is_punct or t.tag_ == "CC" for t in gap) and root.tag_ == relative[-1].tag_:
-        return "fragment"  # "A grittily beautiful film that looks, sounds, and feels ...": the root is the relative's
+    if len(_coordinated_relative(doc, root, relative)) or len(_coordinated_relative(doc, root, [
+            c for a in subject.children if a.dep_ == "appos" for c in a.children if c.dep_ == "relcl" and c.i < root.i], after_subtree=True)):
+        return "fragment"  # "A grittily beautiful film that looks, sounds, and feels ...": the root is the relative's;
+        # "A comprehensive and provocative film--one that pushes the boundaries of biography, and challenges its
+        # audience" (read 17): the relative of an apposition
     after = subject.right_edge.i + 1
     relative_next = after < len(doc) and doc[after].tag_ in ("WDT", "WP") and doc[after].i < root.i
     if (relative or relative_next) and subject.left_edge.i == first.i and first.text.lower() in ("a", "an"):

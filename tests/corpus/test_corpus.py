@@ -94,3 +94,20 @@ def test_capital_evidence_lower_cases_an_ly_adverb_but_keeps_names_after_an_open
     assert not ev.keeps_capital("Stylistically", "NNP")
     assert ev.keeps_capital("Ice", "NNP")
     assert not ev.keeps_capital("Only", "RB")
+
+
+def test_capital_evidence_reads_a_title_from_the_word_after_it():
+    """Reads 17 and 18 found "men in Black II" and "two Weeks Notice": a common word that opens a
+    title. The corpus writes "men" lower-cased, but "Men in" (after a word) mostly capitalised; a
+    number before a capitalised word opens a title. A pair seen once, or as often each way, does
+    not decide ("As well-acted as All or Nothing is, ...": "Nothing is" stays lower-cased)."""
+    from s2lct.corpus.annotate import CapitalEvidence
+
+    ev = CapitalEvidence([("I", "saw", "Men", "in", "Black", "II"), ("like", "Men", "in", "Black"), ("the", "men", "in", "it"),
+                          ("the", "men", "are", "dull"), ("the", "men", "are", "bad"), ("some", "men", "are", "good"), ("the", "two", "leads"),
+                          ("as", "All", "or", "Nothing", "is", ","), ("there", "is", "nothing", "here"), ("nothing", "else", "and", "nothing", "more"),
+                          ("...", "Men", "in", "tights")])  # after "...": a sentence may start again, no evidence
+    assert ev.keeps_capital("Men", "NNS", "in") and not ev.keeps_capital("Men", "NNS", "are")
+    assert not ev.keeps_capital("Men", "NNS")  # no next word: the word's own evidence
+    assert ev.keeps_capital("Two", "CD", "Weeks") and not ev.keeps_capital("Two", "CD", "leads")
+    assert not ev.keeps_capital("Nothing", "NN", "is") and not ev.keeps_capital("Two", "CD", "I")

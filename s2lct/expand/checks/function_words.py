@@ -84,12 +84,12 @@ library offers them; the masked-LM score (``pll``) catches the open-ended rest.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
 from s2lct.expand.boosters import intensifiers
 from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
+from s2lct.expand.checks.word_senses import comparative_form, gradable_adverb, has_adjective_sense, pleonastic, same_sense
 
 DETERMINERS = frozenset({"DT", "PRP$", "WDT", "WP$"})
 PREDETERMINERS = frozenset({"all", "both", "half", "such", "what", "quite", "rather"})
@@ -171,7 +171,7 @@ class FunctionWords:
         if any(toks[q] == w for q in neighbours):
             return "repeat"
         if len(w) > 1 and w.isalpha() and any(
-                toks[q].isalpha() and len(toks[q]) > 1 and not {w, toks[q]} & DEGREE_EMPHASIS and _same_sense(w, toks[q]) for q in neighbours):
+                toks[q].isalpha() and len(toks[q]) > 1 and not {w, toks[q]} & DEGREE_EMPHASIS and same_sense(w, toks[q]) for q in neighbours):
             return "synonym_stack"
         # article agreement, with the fill as the article or as the word after it
         for art, nxt in ((p - 1, p), (p, p + 1)):
@@ -196,7 +196,7 @@ class FunctionWords:
                     return "preposition_stack"
         if w in PREDICATIVE_DEGREE and p + 1 < n and it.tag(p + 1).startswith("JJ") and toks[p + 1] not in QUANTIFIERS and _attributive(it, p + 1):
             return "predicative_degree"
-        if is_degree_word(w) and p + 1 < n and (it.tag(p + 1) in COMPARATIVE_TAGS or toks[p + 1] == "that" or _comparative(toks[p + 1])):
+        if is_degree_word(w) and p + 1 < n and (it.tag(p + 1) in COMPARATIVE_TAGS or toks[p + 1] == "that" or comparative_form(toks[p + 1])):
             return "degree_comparative"
         if w in SCALAR_BOOSTERS and p + 1 < n and (toks[p + 1] in EXTREME_ADJECTIVES or _extreme_adverb(toks[p + 1])):
             return "scalar_extreme"
@@ -303,9 +303,9 @@ def _gradable(it: CheckItem, q: int) -> bool:
     if tag.startswith("JJ") or word in QUANTIFIERS:
         return True
     if tag.startswith("RB"):
-        return _gradable_adverb(word)
+        return gradable_adverb(word)
     if tag in ("VBN", "VBG", "VBD"):  # taggers confuse the past participle with the past tense
-        return _adjective_sense(word) and not (q + 1 < len(it.tokens) and it.tag(q + 1) == "RP")
+        return has_adjective_sense(word) and not (q + 1 < len(it.tokens) and it.tag(q + 1) == "RP")
     if tag in ("NN", "NNS"):
         return q >= 2 and it.tokens[q - 2].lower() in COPULAS
     return False
@@ -316,50 +316,6 @@ def _extreme_adverb(word: str) -> bool:
     booster grades it no better than the adjective ("works [very] brilliantly", a blind read)."""
     return word.endswith("ly") and (word[:-2] in EXTREME_ADJECTIVES or word[:-2] + "e" in EXTREME_ADJECTIVES
                                     or (word.endswith("ily") and word[:-3] + "y" in EXTREME_ADJECTIVES))
-
-
-#: adverbs that grade without an adjective behind them ("so often", "so far", "too long")
-GRADABLE_ADVERBS = frozenset({"often", "far", "long", "well", "much", "little", "soon", "late", "early", "badly", "seldom", "rarely"})
-
-
-@functools.cache
-def _gradable_adverb(word: str) -> bool:
-    """An adverb a degree word can grade: one formed from an adjective ("-ly", or a WordNet
-    pertainym), one that is also an adjective ("fast", "hard"), or one of ``GRADABLE_ADVERBS``;
-    not a place or time adverb ("the story goes [so] nowhere", a blind read)."""
-    from nltk.corpus import wordnet as wn
-
-    if word in GRADABLE_ADVERBS or not word.isalpha() or word.endswith("ly") or _adjective_sense(word):
-        return True
-    return any(lm.pertainyms() for s in wn.synsets(word, pos=wn.ADV) for lm in s.lemmas() if lm.name().lower() == word)
-
-
-@functools.cache
-def _comparative(word: str) -> bool:
-    """A comparative or superlative by its form, which the parser may tag JJ ("This one's [so]
-    weaker than most"): lemminflect inflects its adjective lemma (one WordNet knows) to it."""
-    from lemminflect import getInflection, getLemma
-    from nltk.corpus import wordnet as wn
-
-    if not word.endswith(("er", "est")):
-        return False
-    lemma = next(iter(getLemma(word, upos="ADJ")), word)
-    return lemma != word and bool(wn.synsets(lemma, pos=wn.ADJ)) and word in getInflection(lemma, "JJR") + getInflection(lemma, "JJS")
-
-
-@functools.cache
-def _same_sense(a: str, b: str) -> bool:
-    """Two different words that name one WordNet synset ("merely"/"just", "movie"/"film")."""
-    from nltk.corpus import wordnet as wn
-
-    return a != b and bool(set(wn.synsets(a)) & set(wn.synsets(b)))
-
-
-@functools.cache
-def _adjective_sense(word: str) -> bool:
-    from nltk.corpus import wordnet as wn
-
-    return bool(wn.synsets(word, pos=wn.ADJ))
 
 
 def _attributive(it: CheckItem, q: int) -> bool:
@@ -381,40 +337,6 @@ def _attributive(it: CheckItem, q: int) -> bool:
         else:
             return False
     return False
-
-
-@functools.cache
-def _adjective_nouns(adjective: str) -> frozenset[str]:
-    """The noun lemmas WordNet relates to an adjective: its pertainyms and derivationally related
-    nouns, with their synsets' other names ("cinematic" → film, cinema, celluloid)."""
-    from nltk.corpus import wordnet as wn
-
-    out: set[str] = set()
-    for synset in wn.synsets(adjective, pos=wn.ADJ):
-        for lemma in synset.lemmas():
-            if lemma.name().lower() != adjective:
-                continue
-            for related in lemma.pertainyms() + lemma.derivationally_related_forms():
-                if related.synset().pos() == "n":
-                    out.update(n.name().lower() for n in related.synset().lemmas())
-    return frozenset(out)
-
-
-@functools.cache
-def _noun_names(noun: str) -> frozenset[str]:
-    """Every name of every sense of a noun ("movie" → film, picture, flick, ...)."""
-    from nltk.corpus import wordnet as wn
-
-    base = wn.morphy(noun, wn.NOUN) or noun
-    return frozenset(lemma.name().lower() for synset in wn.synsets(base, pos=wn.NOUN) for lemma in synset.lemmas())
-
-
-def pleonastic(adjective: str, noun: str) -> bool:
-    """Whether the adjective only restates its noun ("cinematic film", "comic comedy"), also a
-    compound one ("cinematic motion picture") or one whose name is made of it ("cinematic
-    moviemaking": WordNet's "film_making")."""
-    names = _noun_names(noun)
-    return bool(_adjective_nouns(adjective) & (names | {part for name in names for part in name.split("_")}))
 
 
 def _opens_finite_clause(it: CheckItem, p: int) -> bool:
