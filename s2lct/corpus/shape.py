@@ -143,15 +143,15 @@ def mood_of(doc: Any) -> Shape | None:
     return None
 
 
-def _coordinated_relative(doc: Any, root: Any, relative: list[Any], after_subtree: bool = False) -> Any:
-    """The tokens between the last relative clause and the root when only punctuation and a
-    conjunction separate them and the root has the relative's verb form: the parser made a verb
-    coordinated with the relative clause the main verb (empty when not)."""
+def _root_coordinated_with(doc: Any, root: Any, relative: list[Any], after_subtree: bool = False) -> bool:
+    """Whether the parser made a verb coordinated with the last relative clause the main verb: only
+    punctuation and a conjunction lie between them (after the relative's head, or after its whole
+    subtree), and the root has the relative's verb form."""
     if not relative:
-        return ()
+        return False
     last = relative[-1]
     gap = doc[(last.right_edge.i if after_subtree else last.i) + 1 : root.i]
-    return gap if len(gap) and all(t.is_punct or t.tag_ == "CC" for t in gap) and root.tag_ == last.tag_ else ()
+    return len(gap) > 0 and all(t.is_punct or t.tag_ == "CC" for t in gap) and root.tag_ == last.tag_
 
 
 def _misparsed_clause(doc: Any, root: Any, first: Any) -> Shape | None:
@@ -169,8 +169,8 @@ def _misparsed_clause(doc: Any, root: Any, first: Any) -> Shape | None:
         return "fragment"  # "An engrossing portrait of a man whose engaging manner ... made him ...": two subjects
     subject = subjects[0]
     relative = [c for c in subject.children if c.dep_ == "relcl" and c.i < root.i]
-    if len(_coordinated_relative(doc, root, relative)) or len(_coordinated_relative(doc, root, [
-            c for a in subject.children if a.dep_ == "appos" for c in a.children if c.dep_ == "relcl" and c.i < root.i], after_subtree=True)):
+    apposition_relative = [c for a in subject.children if a.dep_ == "appos" for c in a.children if c.dep_ == "relcl" and c.i < root.i]
+    if _root_coordinated_with(doc, root, relative) or _root_coordinated_with(doc, root, apposition_relative, after_subtree=True):
         return "fragment"  # "A grittily beautiful film that looks, sounds, and feels ...": the root is the relative's;
         # "A comprehensive and provocative film--one that pushes the boundaries of biography, and challenges its
         # audience" (read 17): the relative of an apposition

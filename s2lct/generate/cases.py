@@ -64,7 +64,7 @@ def _slot_key(slot: SeedSlot) -> tuple[str, str, str, str]:
 
 #: a partner seed is drawn from the primary seed's block, about this many seeds of the partner pool:
 #: drawn from the whole pool, pairs join every seed of LC8 into one group through shared cases and
-#: no split by seed sentence can hold one out (issue 24); within blocks, groups stay a few dozen cases.
+#: no split by seed sentence can hold one out (issue 24); within blocks, LC8 falls into 16 groups.
 #: Four, not six: LC8's smaller pools (163 seed sentences) fell into eight blocks, too few groups for
 #: the retrain split once a template is held out
 PARTNER_BLOCK_SEEDS = 4
