@@ -141,10 +141,13 @@ class CapitalEvidence:
                     if after is not None:
                         self.capital_before[tok.lower(), after] += 1
 
-    def keeps_capital(self, token: str, tag: str, after: str = "") -> bool:
+    def keeps_capital(self, token: str, tag: str, after: str = "", verb_follows: bool = False) -> bool:
         """``after`` is the next token: the corpus's evidence for the two words together decides
         first ("Men in Black II has sequel-itis ...": "men" is lower-cased inside sentences, "Men in"
-        mostly not), and a number before a capitalised word opens a title ("Two Weeks Notice")."""
+        mostly not), and a number before a capitalised word opens a title ("Two Weeks Notice").
+        Where the corpus has no evidence for the word, a capital inside it ("IHOPs") or a subject
+        no dictionary knows (``verb_follows``: the next word is a finite verb) is a name: spaCy
+        tags "Hatosy ... portrays" and "Louiso lets" as common nouns."""
         if token == "I" or token.startswith("I'") or (len(token) > 1 and token.isupper()):
             return True
         if _ly_adverb(token.lower()):
@@ -158,7 +161,36 @@ class CapitalEvidence:
         low, cap = self.lower[token.lower()], self.capital[token.lower()]
         if low or cap:
             return cap >= low
+        if any(ch.isupper() for ch in token[1:]) or (verb_follows and tag != "UH" and unknown_name(token)):
+            return True
         return keeps_capital(token, tag)
+
+
+#: endings of words made from other words (an adverb, a gerund, an abstract noun), which a writer
+#: coins ("Talkiness", "Vibrantly") and no name has
+_DERIVED_ENDINGS = ("ly", "ing", "ness")
+
+
+@functools.cache
+def unknown_name(token: str) -> bool:
+    """A single alphabetic word WordNet does not know in any inflection and that does not end like
+    a coined derivation: as a sentence's subject, most likely a surname ("Grenier", "Arteta")."""
+    from nltk.corpus import wordnet as wn
+
+    word = token.lower()
+    if not token.isalpha() or word.endswith(_DERIVED_ENDINGS):
+        return False
+    return not wn.synsets(word) and wn.morphy(word) is None
+
+
+#: finite verbs and modals: the next word's tag when the word before it is a subject
+FINITE_VERB_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
+
+
+def verb_follows(tokens: Sequence[str], tags: Sequence[str], i: int) -> bool:
+    """Whether the first word after ``tokens[i]`` (past punctuation: "Hatosy ... portrays") is a finite verb."""
+    nxt = next((j for j in range(i + 1, len(tokens)) if tokens[j][:1].isalnum()), None)
+    return nxt is not None and tags[nxt] in FINITE_VERB_TAGS
 
 
 @functools.cache
@@ -268,7 +300,8 @@ def load_annotated_corpus(
     capitals = CapitalEvidence(s.tokens for s in sentences)
     syntaxes = [SeedSyntax.from_json(row) for row in shaped["shapes"]]
     corpus = [
-        annotate(s, tags, polarity, syntax.shape, capitals.keeps_capital(s.tokens[first], tags[first], s.tokens[first + 1] if first + 1 < len(s.tokens) else ""), syntax)
+        annotate(s, tags, polarity, syntax.shape, capitals.keeps_capital(s.tokens[first], tags[first], s.tokens[first + 1] if first + 1 < len(s.tokens) else "",
+                                                                      verb_follows(s.tokens, tags, first)), syntax)
         for s, tags, syntax in zip(sentences, (line.split(" ") for line in tagged["tags"]), syntaxes, strict=True)
         for first in (opening_dropped(s.tokens),)  # the word a frame embeds first ("... Stylistically, the movie is ...")
     ]

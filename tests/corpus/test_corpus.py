@@ -111,3 +111,29 @@ def test_capital_evidence_reads_a_title_from_the_word_after_it():
     assert not ev.keeps_capital("Men", "NNS")  # no next word: the word's own evidence
     assert ev.keeps_capital("Two", "CD", "Weeks") and not ev.keeps_capital("Two", "CD", "leads")
     assert not ev.keeps_capital("Nothing", "NN", "is") and not ev.keeps_capital("Two", "CD", "I")
+
+
+def test_capital_evidence_keeps_a_name_the_corpus_and_the_dictionary_do_not_know():
+    """A blind sample found "I felt that hatosy ... portrayed young Brendan" and "Do I think that
+    louiso lets the movie dawdle": surnames the corpus never writes inside a sentence, which spaCy
+    tags as common nouns. With no evidence, a word WordNet does not know that is followed by a
+    finite verb is a name, and so is one with a capital inside ("IHOPs"); a known word, a coined
+    derivation ("Talkiness is", "Vibrantly colored") and an interjection ("Um ... is") are not."""
+    from s2lct.corpus.annotate import CapitalEvidence, verb_follows
+
+    ev = CapitalEvidence([("It", "is", "dull", ".")])
+    assert ev.keeps_capital("Hatosy", "NN", "...", verb_follows=True)
+    assert ev.keeps_capital("Louiso", "NNS", "lets", verb_follows=True)
+    assert not ev.keeps_capital("Louiso", "NNS", "lets")  # no verb after it: the tag decides
+    assert ev.keeps_capital("IHOPs", "NNS", "do")
+    assert not ev.keeps_capital("Talkiness", "NN", "is", verb_follows=True)
+    assert not ev.keeps_capital("Vibrantly", "RB", "colored", verb_follows=True)
+    assert not ev.keeps_capital("Um", "UH", "...", verb_follows=True)
+    assert not ev.keeps_capital("Bland", "JJ", "is", verb_follows=True)  # WordNet knows it
+    assert not ev.keeps_capital("Director-writer", "NN", "Bille", verb_follows=True)  # not one word
+    assert not ev.keeps_capital("Dull", "NN", "is", verb_follows=True)  # the corpus writes it lower-cased
+
+    assert verb_follows(["Hatosy", "...", "portrays", "Brendan"], ["NN", ":", "VBZ", "NNP"], 0)
+    assert verb_follows(["Equlibrium", "could", "pass"], ["NN", "MD", "VB"], 0)
+    assert not verb_follows(["Grenier", "'s", "turn"], ["NNP", "POS", "NN"], 0)
+    assert not verb_follows(["Grenier"], ["NNP"], 0)
