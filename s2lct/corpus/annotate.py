@@ -18,7 +18,7 @@ from s2lct.cache import cached_json, code_fingerprint, library_version
 from s2lct.config import Settings, configure_nltk
 from s2lct.corpus.polarity import SentiWordNetPolarity, get_polarity, wordnet_pos
 from s2lct.corpus.sst import Sentence, load_sst, sst_files
-from s2lct.corpus.shape import SeedSyntax, get_shape_parser, opening_dropped
+from s2lct.corpus.shape import FINITE_TAGS, SeedSyntax, get_shape_parser, opening_dropped
 from s2lct.corpus.tagging import get_tagger
 from s2lct.errors import S2LCTError
 from s2lct.progress import ProgressFactory, no_progress
@@ -183,14 +183,10 @@ def unknown_name(token: str) -> bool:
     return not wn.synsets(word) and wn.morphy(word) is None
 
 
-#: finite verbs and modals: the next word's tag when the word before it is a subject
-FINITE_VERB_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
-
-
 def verb_follows(tokens: Sequence[str], tags: Sequence[str], i: int) -> bool:
     """Whether the first word after ``tokens[i]`` (past punctuation: "Hatosy ... portrays") is a finite verb."""
     nxt = next((j for j in range(i + 1, len(tokens)) if tokens[j][:1].isalnum()), None)
-    return nxt is not None and tags[nxt] in FINITE_VERB_TAGS
+    return nxt is not None and tags[nxt] in FINITE_TAGS
 
 
 @functools.cache

@@ -87,6 +87,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from s2lct.corpus.shape import FINITE_TAGS
 from s2lct.expand.boosters import intensifiers
 from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
 from s2lct.expand.checks.word_senses import comparative_form, gradable_adverb, has_adjective_sense, pleonastic, same_sense
@@ -101,7 +102,6 @@ PREDICATIVE_DEGREE = frozenset({"so", "too", "as", "how"})
 #: degree words that the booster list lacks but the masked LM offers
 DEGREE = frozenset({"so", "very", "quite", "too", "rather", "fairly", "pretty", "somewhat", "really"})
 COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
-FINITE_TAGS = frozenset({"VBZ", "VBD", "VBP", "MD"})
 CLAUSE_BREAKS = frozenset({",", ";", ":", ".", "?", "!", "--", "-", "(", ")", "-LRB-", "-RRB-", "``", "''"})
 #: scalar boosters: they grade a gradable adjective and clash with an extreme or absolute one
 SCALAR_BOOSTERS = frozenset({"very", "extremely", "particularly", "remarkably", "incredibly", "highly", "hugely", "especially",

@@ -60,6 +60,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from s2lct.corpus.shape import FINITE_TAGS
 from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
 
 DETERMINERS = ("any",)
@@ -112,7 +113,6 @@ PREDICATE_END = frozenset({".", ",", ";", "!", "?", "--", "...", "and", "but", "
 #: an emphasis already on the verb leaves no room for "so" ("That sure is [so] funny!")
 EMPHASIS = frozenset("sure really truly certainly definitely actually just so very".split())
 BELIEF_VERBS = frozenset("think thinks thought believe believes believed guess guessed suppose supposed expect expected".split())
-FINITE_TAGS = frozenset({"VBD", "VBP", "VBZ", "MD"})
 SUBJECT_TAGS = frozenset({"PRP", "DT", "NN", "NNS", "NNP", "NNPS", "EX", "PRP$", "JJ", "CD", "WP"})
 PUNCT_TAGS = frozenset({",", ".", ":", "``", "''", "-LRB-", "-RRB-"})
 NOMINAL = NOUN_TAGS | {"JJ", "JJR", "JJS"}
