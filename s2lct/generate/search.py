@@ -65,7 +65,7 @@ def fit_failures(fit: SeedFit, s: AnnotatedSentence) -> list[str]:
         failed.append("subject")
     if fit.subject_number is not None and subject_number(s) not in fit.subject_number:
         failed.append("subject_number")
-    if fit.sentiment_in_predicate and polar_words_before_predicate(s):
+    if fit.sentiment_in_predicate and sentiment_a_denial_leaves(s):
         failed.append("sentiment_in_predicate")
     return failed
 
@@ -94,11 +94,12 @@ def subject_number(s: AnnotatedSentence) -> str | None:
     return "plural" if plural else "singular"
 
 
-def polar_words_before_predicate(s: AnnotatedSentence) -> list[str]:
-    """The seed's sentiment in its main subject or before it, what a denial of the predicate leaves
-    standing: opinion words of the seed's polarity (Hu & Liu's lexicon), and a phrase the treebank
+def sentiment_a_denial_leaves(s: AnnotatedSentence) -> list[str]:
+    """The seed's sentiment that a denial of the predicate leaves standing: in its main subject or
+    before it, opinion words of the seed's polarity (Hu & Liu's lexicon) and a phrase the treebank
     labels with the seed's polarity that ends there ("this overproduced piece of dreck", which the
-    lexicon does not know). A seed without a subject has no predicate to deny: all of it counts."""
+    lexicon does not know); anywhere, opinion words inside a demonstrative noun phrase
+    (``opinion_in_demonstratives``). A seed without a subject has no predicate to deny: all of it counts."""
     from s2lct.corpus.opinion import opinion_words
 
     positive, negative = opinion_words()
@@ -108,7 +109,30 @@ def polar_words_before_predicate(s: AnnotatedSentence) -> list[str]:
     first_end = s.sentence.phrase_first_end
     if first_end is not None:
         found.extend(f"{s.tokens[e - 1]} (phrase {f})" for f in OWN_FINE[s.label] if 0 < (e := first_end[f]) <= end)
+    found.extend(f"{w} (in '{d}')" for d, w in opinion_in_demonstratives(s, own))
     return found
+
+
+#: what may stand between a demonstrative and its noun ("this [remarkable and memorable] film")
+_NOUN_MODIFIER_TAGS = frozenset({"JJ", "JJR", "JJS", "RB", "RBR", "RBS", "VBN", "VBG", "CC", ",", "HYPH"})
+
+
+def opinion_in_demonstratives(s: AnnotatedSentence, own: frozenset[str] | set[str]) -> list[tuple[str, str]]:
+    """Opinion words between a demonstrative and its noun anywhere in the seed ("in this
+    fascinating portrait", "so is this adroitly minimalist movie"): what a demonstrative describes
+    is taken as given, so a denial of the clause leaves it standing (read 23: "I don't think ...
+    that Scott delivers a terrific performance in this fascinating portrait ..." keeps the praise)."""
+    out = []
+    n = len(s.tokens)
+    for i, (token, tag) in enumerate(zip(s.tokens, s.tags)):
+        if tag != "DT" or token.lower() not in ("this", "these", "that", "those"):
+            continue
+        j = i + 1
+        while j < n and s.tags[j] in _NOUN_MODIFIER_TAGS:
+            j += 1
+        if j > i + 1 and j < n and s.tags[j].startswith("NN"):
+            out.extend((f"{token} ... {s.tokens[j]}", w) for w in s.tokens[i + 1:j] if w.lower() in own)
+    return out
 
 
 def opinion_lexicon_disagrees(s: AnnotatedSentence) -> bool:

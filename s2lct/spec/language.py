@@ -447,7 +447,7 @@ class TestSection(_Strict):
 
 
 #: verdicts of a seed review (docs/specs.md, "Seed review"); ``clean`` is the one a review never excludes
-ReviewVerdict = Literal["clean", "mixed", "descriptive", "wrong_label", "off_target", "needs_context", "not_fluent"]
+ReviewVerdict = Literal["clean", "mixed", "descriptive", "wrong_label", "off_target", "needs_context", "not_fluent", "presupposed"]
 
 
 class SeedReview(_Strict):
@@ -462,7 +462,10 @@ class SeedReview(_Strict):
     )
     exclude: list[ReviewVerdict] = Field(
         min_length=1,
-        description="verdicts whose seeds are left out: mixed, descriptive, wrong_label, off_target, needs_context, not_fluent",
+        description=(
+            "verdicts whose seeds are left out: mixed, descriptive, wrong_label, off_target, needs_context, not_fluent, "
+            "presupposed (a clean opinion that a denial does not reach: for the capabilities that deny or negate a seed)"
+        ),
     )
     #: the file as read (``s2lct.spec.review.ReviewFile``), set when the loader resolves ``file``
     _loaded: Any = PrivateAttr(default=None)

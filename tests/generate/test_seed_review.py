@@ -124,3 +124,21 @@ def test_committed_suite_keeps_no_excluded_seed(repo_dir, specs):
             bad.append(case.id)
     assert not bad, bad[:5]
     assert checked > 5000
+
+
+def test_a_presupposed_seed_leaves_only_the_capabilities_that_deny_it(repo_dir, specs):
+    """``presupposed`` (read 23): an opinion a denial does not reach stays where a frame asserts or
+    reverses it (LC3, LC9) and is gone where a frame denies it (LC4-LC7, LC10, LC11)."""
+    denying = {"LC4", "LC5", "LC6", "LC7", "LC10", "LC11"}
+    for cid, spec in specs.items():
+        if spec.sampling.seed_review is not None:
+            assert ("presupposed" in spec.sampling.seed_review.exclude) == (cid in denying), cid
+    review = specs["LC6"].sampling.seed_review._loaded
+    presupposed = set(review.flagged(["presupposed"]))
+    assert presupposed
+    where: dict[str, set[str]] = {}
+    for case in load_suite(repo_dir / "generated"):
+        for key in _seed_keys(case) & presupposed:
+            where.setdefault(key, set()).add(case.capability)
+    assert where and all(not caps & denying for caps in where.values())
+    assert any(caps & {"LC3", "LC9"} for caps in where.values())
