@@ -17,7 +17,7 @@ from s2lct.generate.patterns import find_matches
 from s2lct.text import keeps_capital
 
 if TYPE_CHECKING:
-    from s2lct.spec.language import Insert
+    from s2lct.spec.templates import Insert
 
 
 def insert_words(tokens_in: Sequence[str], tags_in: Sequence[str], op: Insert) -> list[tuple[tuple[str, ...], tuple[str, ...], str]]:

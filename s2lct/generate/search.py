@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from s2lct.corpus.annotate import AnnotatedSentence
 from s2lct.errors import S2LCTError
 from s2lct.spec import CapabilitySpec, SearchRule
-from s2lct.spec.language import SeedFit
-from s2lct.spec.language import PHRASE_LABELS, anchored
+from s2lct.spec.seed_rules import SeedFit
+from s2lct.spec.terms import PHRASE_LABELS, anchored
 
 # the 3-way class boundaries on SST's [0, 1] sentiment scale
 CLASS_BOUNDARIES = (0.4, 0.6)

@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from s2lct.errors import S2LCTError, SpecError, SpecErrors
-from s2lct.spec.language import PATH_TAG, CapabilitySpec
+from s2lct.spec.language import CapabilitySpec
+from s2lct.spec.terms import PATH_TAG
 from s2lct.suite import natural_key
 
 

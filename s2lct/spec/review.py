@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import get_args
 
 from s2lct.errors import S2LCTError
-from s2lct.spec.language import ReviewVerdict, SeedReview
+from s2lct.spec.sampling import ReviewVerdict, SeedReview
 
 VERDICTS: tuple[str, ...] = get_args(ReviewVerdict)
 FIELDS = ("source", "split", "index", "text", "verdict")

@@ -224,7 +224,7 @@ def test_spec_slot_kinds_are_the_engines_and_a_wrong_one_is_one_line(tmp_path, r
 
     from s2lct.errors import SpecError
     from s2lct.expand.slots import SLOT_KINDS
-    from s2lct.spec.language import SlotKind
+    from s2lct.spec.expansion_section import SlotKind
 
     assert typing.get_args(SlotKind) == SLOT_KINDS
     text = (repo_dir / "specs" / "LC1.yaml").read_text(encoding="utf-8").replace("\nexpansion:\n", "\nexpansion:\n  kinds: [adverbs]\n")

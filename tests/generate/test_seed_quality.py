@@ -18,7 +18,8 @@ from s2lct.generate.cases import build_capability
 from s2lct.generate.search import fit_failures, matches, matches_any
 from s2lct.generate.transforms import BACKSHIFT, TransformError, Variant, apply_ops, backshift
 from s2lct.spec import SearchRule
-from s2lct.spec.language import SeedFit, SeedSlot
+from s2lct.spec.seed_rules import SeedFit
+from s2lct.spec.templates import SeedSlot
 from s2lct.spec.loader import check_specs
 from s2lct.text import detokenize
 

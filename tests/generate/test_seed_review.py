@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from s2lct.errors import S2LCTError, SpecError
 from s2lct.generate.cases import build_capability
-from s2lct.spec.language import Sampling, SeedReview
+from s2lct.spec.sampling import Sampling, SeedReview
 from s2lct.spec.loader import load_spec, spec_hash
 from s2lct.spec.review import bind, seed_key
 from s2lct.suite import load_suite

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from s2lct.generate.cases import _partner_blocks, _pool_variants, _slot_key, build_capability
 from s2lct.generate.search import search_pools_counted
-from s2lct.spec.language import Sampling
+from s2lct.spec.sampling import Sampling
 from s2lct.spec.review import seed_key
 
 

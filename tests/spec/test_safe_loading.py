@@ -14,7 +14,7 @@ from ruamel.yaml.error import YAMLError
 
 from s2lct.errors import SpecError
 from s2lct.spec import load_spec
-from s2lct.spec.language import MAX_TEMPLATE_COMBINATIONS
+from s2lct.spec.templates import MAX_TEMPLATE_COMBINATIONS
 from s2lct.spec.loader import MAX_SPEC_BYTES, refuse_unsafe_yaml
 
 BOMB = "\n".join(

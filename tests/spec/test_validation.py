@@ -69,7 +69,7 @@ def test_start_and_end_rules_anchor_with_a_leading_case_flag(prefix, text, where
     """``(?i)`` at the front of a start/end rule is legal (it used to crash at search time)."""
     import re
 
-    from s2lct.spec.language import anchored
+    from s2lct.spec.terms import anchored
 
     pattern = re.compile(anchored("(?i)" + re.escape(prefix), where))
     probe = prefix.upper() + text if where == "start" else text + prefix.swapcase()
