@@ -154,6 +154,16 @@ def _known_verb(lemma: str) -> bool:
     return bool(wn.synsets(lemma, pos=wn.VERB))
 
 
+def _reads_as_present_verb(word: str, form: str) -> bool:
+    """``word`` is the ``form`` (VBZ or VBP) of a verb lemminflect inflects and WordNet knows: what
+    a token the tagger called a noun or a bare verb must be to count as a present verb it missed."""
+    from lemminflect import getInflection, getLemma
+
+    low = word.lower()
+    lemmas = getLemma(low, upos="VERB")
+    return bool(lemmas) and low in getInflection(lemmas[0], tag=form) and _known_verb(lemmas[0])
+
+
 def _coordinated_present(toks: Sequence[str], tags: Sequence[str], finite: Sequence[int]) -> int | None:
     """A present verb coordinated with a finite main verb that the tagger did not tag as one:
     "succumbs to gravity and plummets to earth" (NNS), "keep the film grounded and [ultimately]
@@ -163,8 +173,6 @@ def _coordinated_present(toks: Sequence[str], tags: Sequence[str], finite: Seque
     inform"); a plural noun must go on like a verb (an object or a preposition next: "plummets to",
     not "acting and plots."), and its lemma a verb WordNet knows ("reduces ... social mores and
     politics to jargon" stays)."""
-    from lemminflect import getInflection, getLemma
-
     present = [i for i in finite if tags[i] in ("VBZ", "VBP")]
     for j in range(1, len(toks)):
         if tags[j] not in ("NNS", "VB"):
@@ -182,9 +190,7 @@ def _coordinated_present(toks: Sequence[str], tags: Sequence[str], finite: Seque
             continue
         if tags[j] != "VB" and not (j + 1 < len(toks) and tags[j + 1] in _VERB_CONTINUATIONS):
             continue
-        low = toks[j].lower()
-        lemmas = getLemma(low, upos="VERB")
-        if lemmas and low in getInflection(lemmas[0], tag="VBZ" if tags[j] == "NNS" else "VBP") and _known_verb(lemmas[0]):
+        if _reads_as_present_verb(toks[j], "VBZ" if tags[j] == "NNS" else "VBP"):
             return j
     return None
 
@@ -199,8 +205,6 @@ def _relative_present(toks: Sequence[str], tags: Sequence[str]) -> int | None:
     "I used to think that the story gave ..."). The word follows a relative pronoun and the relative
     clause's subject with no verb between, does not follow a determiner or an adjective, goes on like a
     verb (a preposition or an object next), and reads as the present of a verb WordNet knows."""
-    from lemminflect import getInflection, getLemma
-
     for r, tag in enumerate(tags):
         if tag not in ("WDT", "WP"):
             continue
@@ -209,9 +213,7 @@ def _relative_present(toks: Sequence[str], tags: Sequence[str]) -> int | None:
                 break
             if tags[j] != "NNS" or tags[j + 1] not in _VERB_CONTINUATIONS or tags[j - 1] in _NOUN_OPENERS:
                 continue  # "which the fans of comedy loved": after a determiner or an adjective it is the noun
-            low = toks[j].lower()
-            lemmas = getLemma(low, upos="VERB")
-            if lemmas and low in getInflection(lemmas[0], tag="VBZ") and _known_verb(lemmas[0]):
+            if _reads_as_present_verb(toks[j], "VBZ"):
                 return j
     return None
 
