@@ -38,7 +38,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser")
 # bumped when the shape rules below change, so cached shapes are recomputed
-SHAPE_RULES_VERSION = "15"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb; 11: an unknown word WordNet has no verb for; 12: an imperative after a dash or semicolon, "so" before a word it grades is no conjunction; 13: that imperative with a capitalised verb only on the main clause (not a title's "Enter"), a verb coordinated with an apposition's relative clause is no main verb; 14: a noun phrase with a clause joined to it; 15: an article alone is no subject
+SHAPE_RULES_VERSION = "16"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb; 11: an unknown word WordNet has no verb for; 12: an imperative after a dash or semicolon, "so" before a word it grades is no conjunction; 13: that imperative with a capitalised verb only on the main clause (not a title's "Enter"), a verb coordinated with an apposition's relative clause is no main verb; 14: a noun phrase with a clause joined to it; 15: an article alone is no subject; 16: an inverted copula with a clause for its subject ("..., but even more reassuring is how ...") is a clause, a free relative alone ("Exactly what its title implies: ...") a fragment
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _AUX_DEPS = frozenset({"aux", "auxpass"})
 #: dependents of the root that a spaCy parse gives a leading noun phrase it cannot attach
@@ -167,6 +167,9 @@ def _misparsed_clause(doc: Any, root: Any, first: Any) -> Shape | None:
     auxes = [c.i for c in root.children if c.dep_ in _AUX_DEPS and c.tag_ in FINITE_TAGS]
     if (auxes and min(auxes) < subjects[0].i) or (root.i == first.i and root.tag_ in FINITE_TAGS):
         return "question"  # "Has this franchise ever run out of gas.", "Has the capability of ..."
+    if any(c.tag_ in ("WP", "WDT") and c.dep_ in ("dobj", "attr") and c.i < subjects[0].i for c in root.children):
+        return "fragment"  # "Exactly what its title implies: lusty, boisterous and utterly charming.": a free
+        # relative alone is a noun phrase ("I used to think that exactly what its title implied: ..." came into LC3 with this stop's first draft)
     if len(subjects) > 1:
         return "fragment"  # "An engrossing portrait of a man whose engaging manner ... made him ...": two subjects
     subject = subjects[0]
@@ -275,6 +278,14 @@ def _has_subject(tok: Any) -> bool:
     return any(c.dep_ in SUBJECT_DEPS for c in tok.children)
 
 
+def _inverted(tok: Any) -> bool:
+    """A copula whose predicative comes first and whose subject follows as a clause, which the
+    parser leaves without a subject ("..., but even more reassuring is how its makers ...": read
+    24 took it for one clause, so a question frame took the seed)."""
+    return any(c.dep_ in ("acomp", "attr") and c.i < tok.i for c in tok.children) and any(
+        c.dep_ in ("ccomp", "csubj") and c.i > tok.i for c in tok.children)
+
+
 def syntax_of(doc: Any, shape: Shape) -> SeedSyntax:
     """Tense, clauses, finite verbs and subject of a parsed seed (spaCy ``Doc``)."""
     roots = [t for t in doc if t.dep_ == "ROOT"]
@@ -283,7 +294,7 @@ def syntax_of(doc: Any, shape: Shape) -> SeedSyntax:
     while todo:
         head = todo.pop(0)
         verb = _finite_of(head)
-        if verb is not None and _has_subject(head):
+        if verb is not None and (_has_subject(head) or _inverted(head)):
             finite.append(verb.i)
         todo.extend(c for c in head.children if c.dep_ in CLAUSE_DEPS)
     root = roots[0] if roots else None

@@ -142,6 +142,13 @@ def repeats_neighbour(c: ExpansionCandidate) -> bool:
     return False
 
 
+def so_after_comma(c: ExpansionCandidate) -> bool:
+    """An inserted "so" right after a comma reads as the connective ("therefore"), not as the
+    degree word it was offered as: "His characters are engaging, [so] intimate and ...", "in a
+    word, [so] brilliant" (read 24). The PoS check cannot tell: both are RB."""
+    return any(m.word.lower() == "so" and m.position > 0 and c.tokens[m.position - 1] == "," for m in c.masks)
+
+
 def _words(c: ExpansionCandidate) -> str:
     return " ".join(m.word.lower() for m in c.masks)
 
@@ -302,6 +309,9 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
             for c in candidates.get(seed.tokens, ()):  # order is irrelevant: `accepted` is sorted below
                 if repeats_neighbour(c):
                     tally.repeats += 1
+                    continue
+                if so_after_comma(c):
+                    tally.connective_so += 1
                     continue
                 if not keeps_label([(m.word, m.symbol) for m in c.masks], seed.sentence.label, case.expected):
                     tally.capability_rules += 1  # an intensifier in a neutral seed, or in one the case denies

@@ -48,6 +48,7 @@ class ExpansionTally:
     pos_neutral: int = 0  # fills dropped by the PoS or neutrality check (or reaching an earlier sentence)
     fluency: dict[str, int] = field(default_factory=dict)  # fluency check → candidates it rejected first
     repeats: int = 0  # candidate uses whose fill repeats its neighbour
+    connective_so: int = 0  # ... whose "so" follows a comma, where it reads as "therefore"
     capability_rules: int = 0  # ... refused by a capability rule: intensifier in a neutral seed, slot kind, fill after a negation
     search: int = 0  # ... after which the seed no longer meets its pool's search rule
     transform: int = 0  # ... whose slot transform no longer gives the same variant
@@ -79,6 +80,7 @@ class ExpansionTally:
     def drops(self) -> list[tuple[str, int]]:
         """Every check that dropped something, with its count: stage by stage, the fluency checks by name."""
         named = [("PoS/neutral", self.pos_neutral), *sorted(self.fluency.items()), ("repeated word", self.repeats),
+                 ("'so' after a comma", self.connective_so),
                  ("capability rule", self.capability_rules),
                  ("search rule", self.search), ("transform", self.transform), ("word share cap", self.word_cap)]
         return [(name, n) for name, n in named if n]

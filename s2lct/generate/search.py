@@ -99,7 +99,9 @@ def sentiment_a_denial_leaves(s: AnnotatedSentence) -> list[str]:
     before it, opinion words of the seed's polarity (Hu & Liu's lexicon) and a phrase the treebank
     labels with the seed's polarity that ends there ("this overproduced piece of dreck", which the
     lexicon does not know); anywhere, opinion words inside a demonstrative noun phrase
-    (``opinion_in_demonstratives``). A seed without a subject has no predicate to deny: all of it counts."""
+    (``opinion_in_demonstratives``) or a non-restrictive relative clause
+    (``opinion_in_nonrestrictive_relatives``). A seed without a subject has no predicate to deny:
+    all of it counts."""
     from s2lct.corpus.opinion import opinion_words
 
     positive, negative = opinion_words()
@@ -110,6 +112,7 @@ def sentiment_a_denial_leaves(s: AnnotatedSentence) -> list[str]:
     if first_end is not None:
         found.extend(f"{s.tokens[e - 1]} (phrase {f})" for f in OWN_FINE[s.label] if 0 < (e := first_end[f]) <= end)
     found.extend(f"{w} (in '{d}')" for d, w in opinion_in_demonstratives(s, own))
+    found.extend(f"{w} (in '{d}')" for d, w in opinion_in_nonrestrictive_relatives(s, own))
     return found
 
 
@@ -132,6 +135,29 @@ def opinion_in_demonstratives(s: AnnotatedSentence, own: frozenset[str] | set[st
             j += 1
         if j > i + 1 and j < n and s.tags[j].startswith("NN"):
             out.extend((f"{token} ... {s.tokens[j]}", w) for w in s.tokens[i + 1:j] if w.lower() in own)
+    return out
+
+
+#: what opens a non-restrictive relative clause after its comma
+_RELATIVE_PRONOUNS = frozenset({"which", "who", "whom", "whose"})
+#: what ends one: the next comma, or a break in the sentence
+_CLAUSE_BREAKS = frozenset({",", ";", ":", "--", "-", "."})
+
+
+def opinion_in_nonrestrictive_relatives(s: AnnotatedSentence, own: frozenset[str] | set[str]) -> list[tuple[str, str]]:
+    """Opinion words in a relative clause set off by a comma (", which director Shekhar Kapur
+    supplies with tremendous skill"): such a clause adds an assertion of its own, which a denial
+    of the main clause does not reach (read 24: "I wouldn't say ... that the story gives ample
+    opportunity for ... suspense, which director Shekhar Kapur supplies with tremendous skill")."""
+    out = []
+    n = len(s.tokens)
+    for i in range(1, n):
+        if s.tokens[i - 1] != "," or s.tokens[i].lower() not in _RELATIVE_PRONOUNS or not s.tags[i].startswith("W"):
+            continue
+        j = i + 1
+        while j < n and s.tokens[j] not in _CLAUSE_BREAKS:
+            j += 1
+        out.extend((f", {s.tokens[i]} ...", w) for w in s.tokens[i + 1:j] if w.lower() in own)
     return out
 
 

