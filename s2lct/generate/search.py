@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from s2lct.corpus.annotate import AnnotatedSentence
+from s2lct.corpus.shape import CLAUSE_DASHES
 from s2lct.errors import S2LCTError
 from s2lct.spec import CapabilitySpec, SearchRule
 from s2lct.spec.seed_rules import SeedFit
@@ -140,8 +141,8 @@ def opinion_in_demonstratives(s: AnnotatedSentence, own: frozenset[str] | set[st
 
 #: what opens a non-restrictive relative clause after its comma
 _RELATIVE_PRONOUNS = frozenset({"which", "who", "whom", "whose"})
-#: what ends one: the next comma, or a break in the sentence
-_CLAUSE_BREAKS = frozenset({",", ";", ":", "--", "-", "."})
+#: what ends one: the next comma, a dash, semicolon or colon, or the sentence's end
+_CLAUSE_BREAKS = CLAUSE_DASHES | {",", "."}
 
 
 def opinion_in_nonrestrictive_relatives(s: AnnotatedSentence, own: frozenset[str] | set[str]) -> list[tuple[str, str]]:
