@@ -113,6 +113,21 @@ def test_capital_evidence_reads_a_title_from_the_word_after_it():
     assert not ev.keeps_capital("Nothing", "NN", "is") and not ev.keeps_capital("Two", "CD", "I")
 
 
+def test_a_title_opens_with_a_common_word_the_corpus_capitalises_with_its_tail():
+    """Note 43's "murder by Numbers just didn't add up": "murder" is lower-cased inside sentences,
+    "Murder by" was seen once after a word; "Murder by Numbers" inside sentences (after a bracket,
+    a comma, a word) is capitalised, "fans of Ozzy" is not."""
+    from s2lct.corpus.annotate import CapitalEvidence
+
+    ev = CapitalEvidence([("a", "murder", "mystery"), ("the", "murder", "is", "dull"), ("one", "murder", "too", "many"),
+                          ("a", "murder", "plot"), ("no", "murder", "here"),
+                          ("in", "Murder", "by", "Numbers"), ("Gosling", "-LRB-", "Murder", "by", "Numbers", "-RRB-"),
+                          (",", "Murder", "by", "Numbers", "fits"), ("like", "fans", "of", "Ozzy"), ("the", "fans", "are", "loud")])
+    assert ev.keeps_capital("Murder", "NN", "by", third="Numbers")
+    assert not ev.keeps_capital("Murder", "NN", "by", third="the")  # no capitalised third word: the word's own evidence
+    assert not ev.keeps_capital("Fans", "NNS", "of", third="Ozzy")
+
+
 def test_capital_evidence_keeps_a_name_the_corpus_and_the_dictionary_do_not_know():
     """A blind sample found "I felt that hatosy ... portrayed young Brendan" and "Do I think that
     louiso lets the movie dawdle": surnames the corpus never writes inside a sentence, which spaCy

@@ -120,6 +120,12 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("watching them was both inspiring and pure joy", "VBG PRP VBD DT JJ CC JJ NN", {3: ("quite", "RB")}, "degree_target"),
         ("it has created a brilliant motion picture", "PRP VBZ VBN DT JJ NN NN", {5: ("cinematic", "JJ")}, "pleonastic_adjective"),
         ("this is pure , exciting moviemaking", "DT VBZ JJ , JJ NN", {5: ("cinematic", "JJ")}, "pleonastic_adjective"),
+        # version 18 (note 43): the tagger's JJ on a verb's object that WordNet meets mostly as a noun
+        ("it pokes fun at the exercise", "PRP VBZ JJ IN DT NN", {2: ("so", "RB")}, "degree_target"),
+        ("they have fun with it", "PRP VBP JJ IN PRP", {2: ("very", "RB")}, "degree_target"),
+        # version 19 (reads for note 44): a degree word on the object of "of"; "that" grading nothing
+        ("it becomes gimmicky instead of compelling .", "PRP VBZ JJ RB IN JJ .", {5: ("so", "RB")}, "degree_target"),
+        ("the notion , even now , is dysfunctional", "DT NN , RB RB , VBZ JJ", {6: ("that", "RB")}, "adverb_that"),
         # two words for one sense side by side
         ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
         ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),
@@ -185,6 +191,13 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("the piece works smoothly", "DT NN VBZ RB", {3: ("very", "RB")}),  # a gradable adverb
         ("it is a kind of film", "PRP VBZ DT NN IN NN", {3: ("new", "JJ")}),
         ("it was a good film", "PRP VBD DT JJ NN", {3: ("rather", "RB")}),  # "a rather good film" stays
+        # version 18's other side: a mostly-noun word after a copula, an adjective after a verb
+        ("it is fun for kids", "PRP VBZ JJ IN NNS", {2: ("so", "RB")}),
+        ("it comes close to greatness", "PRP VBZ JJ TO NN", {2: ("very", "RB")}),
+        ("it makes good use of its cast", "PRP VBZ JJ NN IN PRP$ NN", {2: ("very", "RB")}),
+        # version 19's other side: an attributive adjective after "of"; "that" before what it grades
+        ("a film of good quality", "DT NN IN JJ NN", {3: ("very", "RB")}),
+        ("it is not good", "PRP VBZ RB JJ", {3: ("that", "RB")}),
     ],
 )
 def test_function_words_good(seed, tags, fills):

@@ -102,4 +102,6 @@ def test_intensifier_spec_inserts_an_intensifier_or_reducer_before_an_adjective(
         i = at[0]
         assert tagged[i + 1].startswith("JJ"), (case.text, tokens[i + 1], tagged[i + 1])
         assert tokens[i - 1].lower() in {"is", "was", "are", "were"}, case.text
+        # no relative clause's copula (read 26: "in which murder is [really] casual and fun")
+        assert not {"which", "who", "whom", "whose"} & {t.lower() for t in tokens}, case.text
         assert case.expected == ((case.seeds[0].label,) if case.template.startswith("intensified") else tuple(sorted({case.seeds[0].label, "neutral"})))

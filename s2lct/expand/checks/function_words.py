@@ -47,13 +47,20 @@ masked-LM fills seen in the suite:
   "treats women [so] like idiots", "pokes [so] fun at", "another video movie [so] photographed
   like a film", "becomes [very] weighed down with"). Such a word grades an adjective, an adverb or
   a quantifier; a participle only where WordNet knows it as an adjective ("so disappointed") and no
-  particle follows; a noun only after a copula ("it's so fun"). Any degree word before a
+  particle follows; a noun only after a copula ("it's so fun"), also one the tagger calls an
+  adjective after another verb, where WordNet's sense counts meet the word mostly as a noun
+  ("pokes [so] fun at"); any degree word before an adjective that is the object of "of" and
+  modifies no noun ("instead of [so] compelling", read 26). Any degree word before a
   correlative "both", "either", "neither" ("was [quite] both inspiring and pure joy"). From the
   suite reviews; on the 1,524 annotated candidates it rejects 10 non-fluent and 1 fluent ("so
   bedeviled by");
 - ``article_quite``: "quite" between an indefinite article and its adjective ("Tosca was a
   [quite] real treat", a blind read): English puts it before the article ("quite a treat"); the
   1,524 annotated candidates hold one such, not fluent ("a [quite] big box");
+- ``adverb_that``: "that" filled in an adverb slot where no adjective or adverb follows for it to
+  grade ("... Prozac Nation, [that] is so insanely dysfunctional ...", found reading 20 random
+  expansions for note 44): the masked LM's "that" then reads as a relative pronoun and takes the
+  sentence's main verb;
 - ``unlicensed_ever``: "ever" with nothing to license it ("kids five and up would [ever] be
   delighted", a blind read): it needs a negation, a question or condition, a comparison or a
   superlative before it ("the best film I've [ever] seen"), or a comparative after ("[ever] more");
@@ -90,7 +97,7 @@ from typing import Any
 from s2lct.corpus.shape import FINITE_TAGS
 from s2lct.expand.boosters import intensifiers
 from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
-from s2lct.expand.checks.word_senses import comparative_form, gradable_adverb, has_adjective_sense, pleonastic, same_sense
+from s2lct.expand.checks.word_senses import comparative_form, gradable_adverb, has_adjective_sense, mostly_noun, pleonastic, same_sense
 
 DETERMINERS = frozenset({"DT", "PRP$", "WDT", "WP$"})
 PREDETERMINERS = frozenset({"all", "both", "half", "such", "what", "quite", "rather"})
@@ -148,11 +155,11 @@ def wants_an(word: str) -> bool | None:
 
 class FunctionWords:
     name = "function_words"
-    version = "17"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns
+    version = "19"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["repeat", "synonym_stack", "article", "article_quite", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
-                          "degree_comparative", "scalar_extreme", "degree_noun", "degree_adverb", "hedged_degree", "degree_target", "unlicensed_ever", "hedge_infinitive", "pleonastic_adjective",
+                          "degree_comparative", "scalar_extreme", "degree_noun", "degree_adverb", "hedged_degree", "degree_target", "adverb_that", "unlicensed_ever", "hedge_infinitive", "pleonastic_adjective",
                           "complementiser_clause"]}
 
     def check(self, items: Sequence[CheckItem], ctx: CheckContext) -> list[CheckResult]:
@@ -210,6 +217,11 @@ class FunctionWords:
             return "hedged_degree"
         if (w in PURE_DEGREE and p + 1 < n and not _gradable(it, p + 1)) or (is_degree_word(w) and p + 1 < n and toks[p + 1] in CORRELATIVES):
             return "degree_target"
+        if is_degree_word(w) and 0 < p < n - 1 and toks[p - 1] == "of" and it.tag(p + 1).startswith("JJ") \
+                and toks[p + 1] not in QUANTIFIERS and not _attributive(it, p + 1):
+            return "degree_target"  # an adjective as the object of "of": "instead of [so] compelling"
+        if w == "that" and tag.startswith("RB") and not (p + 1 < n and it.tag(p + 1)[:2] in ("JJ", "RB")):
+            return "adverb_that"  # "that" grades an adjective or adverb ("not [that] good"), nothing else
         if w in HEDGES and p > 0 and toks[p - 1] == "to":
             return "hedge_infinitive"
         if w == "ever" and not _licenses_ever(it, p):
@@ -298,8 +310,12 @@ COPULAS = frozenset({"is", "'s", "are", "'re", "was", "were", "be", "been", "bei
 def _gradable(it: CheckItem, q: int) -> bool:
     """Whether a pure degree adverb right before token ``q`` has something to grade: an adjective,
     an adverb, a quantifier; a participle WordNet also lists as an adjective, with no particle
-    after it ("so disappointed", not "so weighed down"); a noun only as a predicate ("is so fun")."""
+    after it ("so disappointed", not "so weighed down"); a noun only as a predicate ("is so fun"),
+    also where the tagger calls it an adjective ("pokes [so] fun at")."""
     word, tag = it.tokens[q].lower(), it.tag(q)
+    if tag.startswith("JJ") and q >= 2 and it.tag(q - 2).startswith("VB") and it.tokens[q - 2].lower() not in COPULAS \
+            and mostly_noun(word):
+        return False  # a verb's object the tagger called an adjective: "pokes [so] fun at"
     if tag.startswith("JJ") or word in QUANTIFIERS:
         return True
     if tag.startswith("RB"):

@@ -52,6 +52,18 @@ def has_adjective_sense(word: str) -> bool:
 
 
 @functools.cache
+def mostly_noun(word: str) -> bool:
+    """Whether SemCor, through WordNet's sense counts, meets the word as a noun more often than as
+    an adjective: a tagger's JJ on "fun" in "pokes fun at" is then more likely a noun's."""
+    from nltk.corpus import wordnet as wn
+
+    def count(*pos: str) -> int:
+        return sum(lemma.count() for p in pos for s in wn.synsets(word, pos=p) for lemma in s.lemmas() if lemma.name().lower() == word)
+
+    return count(wn.NOUN) > count(wn.ADJ, wn.ADJ_SAT)
+
+
+@functools.cache
 def adjective_nouns(adjective: str) -> frozenset[str]:
     """The noun lemmas WordNet relates to an adjective: its pertainyms and derivationally related
     nouns, with their synsets' other names ("cinematic" → film, cinema, celluloid)."""
