@@ -30,15 +30,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from s2lct.corpus.referent import Referent, subject_referent
 from s2lct.corpus.spacy_pipeline import load_pipeline
 
-Shape = Literal["clause", "question", "exclamation", "imperative", "noun_phrase", "fragment", "sentences"]
-SHAPES: tuple[str, ...] = ("clause", "question", "exclamation", "imperative", "noun_phrase", "fragment", "sentences")
+Shape = Literal["clause", "question", "exclamation", "imperative", "quotation", "noun_phrase", "fragment", "sentences"]
+SHAPES: tuple[str, ...] = ("clause", "question", "exclamation", "imperative", "quotation", "noun_phrase", "fragment", "sentences")
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
-_PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser")
+_PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser", "ner")
 # bumped when the shape rules below change, so cached shapes are recomputed
-SHAPE_RULES_VERSION = "16"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb; 11: an unknown word WordNet has no verb for; 12: an imperative after a dash or semicolon, "so" before a word it grades is no conjunction; 13: that imperative with a capitalised verb only on the main clause (not a title's "Enter"), a verb coordinated with an apposition's relative clause is no main verb; 14: a noun phrase with a clause joined to it; 15: an article alone is no subject; 16: an inverted copula with a clause for its subject ("..., but even more reassuring is how ...") is a clause, a free relative alone ("Exactly what its title implies: ...") a fragment
+SHAPE_RULES_VERSION = "18"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb; 11: an unknown word WordNet has no verb for; 12: an imperative after a dash or semicolon, "so" before a word it grades is no conjunction; 13: that imperative with a capitalised verb only on the main clause (not a title's "Enter"), a verb coordinated with an apposition's relative clause is no main verb; 14: a noun phrase with a clause joined to it; 15: an article alone is no subject; 16: an inverted copula with a clause for its subject ("..., but even more reassuring is how ...") is a clause, a free relative alone ("Exactly what its title implies: ...") a fragment; 17: whether the subject is a person, and of which gender the seed shows (``referent``); 18: "Too bad ..." is an exclamation, a clause wholly inside quotation marks a quotation
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _AUX_DEPS = frozenset({"aux", "auxpass"})
 #: dependents of the root that a spaCy parse gives a leading noun phrase it cannot attach
@@ -128,6 +129,8 @@ def mood_of(doc: Any) -> Shape | None:
         return "exclamation"
     if low in ("what", "how") and len(words) > 1 and words[1].tag_ in ("DT", "JJ", "JJR", "RB"):
         return "exclamation"  # "What a ... this is", "How good it is"
+    if low == "too" and len(words) > 1 and words[1].text.lower() == "bad":
+        return "exclamation"  # "Too bad writer-director Adam Rifkin situates it all in ...": after "Do I think that", read 30
     if first.tag_ == "VB" and not any(c.dep_ in SUBJECT_DEPS or c.dep_ in _AUX_DEPS for c in first.children):
         return "imperative"  # "Leave these Flowers unpicked -- ..."
     if first.tag_ == "NNP" and first.text[:1].isupper() and _only_a_verb(low):
@@ -255,16 +258,17 @@ class SeedSyntax:
     finite: tuple[int, ...] = ()  # token positions of those clauses' finite verbs, the root's first
     subject: str | None = None  # the root's subject, its head word lower-cased ("film", "it")
     predicate: int | None = None  # position of the first word after the root's subject (and all before it); None: no subject
+    referent: Referent | None = None  # the subject is a person ("he", "she", "person": gender not shown) or not (None)
 
     def to_json(self) -> list[Any]:
-        return [self.shape, self.tense, self.clauses, list(self.finite), self.subject, self.predicate]
+        return [self.shape, self.tense, self.clauses, list(self.finite), self.subject, self.predicate, self.referent]
 
     @classmethod
     def from_json(cls, row: Any) -> SeedSyntax:
         if isinstance(row, str):  # a bare shape
             return cls(row)  # type: ignore[arg-type]
-        shape, tense, clauses, finite, subject, predicate = row
-        return cls(shape, tense, clauses, tuple(finite), subject, predicate)
+        shape, tense, clauses, finite, subject, predicate, *rest = row
+        return cls(shape, tense, clauses, tuple(finite), subject, predicate, rest[0] if rest else None)
 
 
 def _finite_of(tok: Any) -> Any | None:
@@ -305,7 +309,8 @@ def syntax_of(doc: Any, shape: Shape) -> SeedSyntax:
     if subject == "it" and _extraposed(root):
         subject = None  # "it's hard to imagine acting that could be any flatter": "it" is not the film
     predicate = head.right_edge.i + 1 if head is not None else None
-    return SeedSyntax(shape, tense, len(finite), tuple(finite), subject, predicate)  # type: ignore[arg-type]
+    referent = subject_referent(doc, root, head) if subject is not None else None
+    return SeedSyntax(shape, tense, len(finite), tuple(finite), subject, predicate, referent)  # type: ignore[arg-type]
 
 
 _COPULAS = frozenset({"is", "'s", "was", "be", "seems", "seemed", "appears", "appeared"})
@@ -331,7 +336,7 @@ def _extraposed(root: Any) -> bool:
 
 class ShapeParser:
     def __init__(self, model: str) -> None:
-        self.nlp = load_pipeline(model, exclude=["ner", "lemmatizer", "senter"])
+        self.nlp = load_pipeline(model, exclude=["lemmatizer", "senter"])
         meta = self.nlp.meta
         self.identity = f"spacy:{meta.get('lang', 'xx')}_{meta.get('name', model)}=={meta.get('version', '?')}+shape{SHAPE_RULES_VERSION}"
         self._components = [(n, p) for n, p in self.nlp.pipeline if n in _PARSE_COMPONENTS]
@@ -359,6 +364,8 @@ class ShapeParser:
                 shape = "noun_phrase"
             if shape == "clause":
                 shape = mood_of(doc) or shape
+            if shape == "clause" and _quoted([t.text for t in doc]):
+                shape = "quotation"
             out.append(syntax_of(doc, shape))
         return out
 
@@ -374,6 +381,23 @@ def _article_subject(doc) -> bool:
 
 
 _CLOSERS = frozenset({"''", "'", '"', ")", "-RRB-", "..."})
+
+
+_OPENING_QUOTES = frozenset({"'", '"', "`", "``"})
+_CLOSING_QUOTES = frozenset({"'", '"', "''"})
+
+
+def _quoted(words: Sequence[str]) -> bool:
+    """The clause is wholly inside quotation marks ("'This movie sucks.'"): someone's words, which
+    after "Do I think that" read as a quotation, not as the seed's own opinion (read 30)."""
+    inner = list(words)
+    while inner and inner[-1] in (".", "!", "?", "..."):
+        inner.pop()
+    if len(inner) < 3 or inner[0] not in _OPENING_QUOTES:
+        return False
+    if inner[-1] in _CLOSING_QUOTES:
+        return True
+    return inner[-2] in _CLOSING_QUOTES and inner[-1] in (".", "!", "?")  # "'It's all about the image.'"
 
 
 def _ends_with_question_mark(words: Sequence[str]) -> bool:

@@ -66,6 +66,8 @@ def fit_failures(fit: SeedFit, s: AnnotatedSentence) -> list[str]:
         failed.append("subject")
     if fit.subject_number is not None and subject_number(s) not in fit.subject_number:
         failed.append("subject_number")
+    if fit.subject_pronoun is not None and subject_pronoun(s) not in fit.subject_pronoun:
+        failed.append("subject_pronoun")
     if fit.sentiment_in_predicate and sentiment_a_denial_leaves(s):
         failed.append("sentiment_in_predicate")
     return failed
@@ -95,6 +97,25 @@ def subject_number(s: AnnotatedSentence) -> str | None:
     return "plural" if plural else "singular"
 
 
+#: the object pronoun for a person the seed shows the gender of
+_PERSON_PRONOUNS = {"he": "him", "she": "her"}
+
+
+def subject_pronoun(s: AnnotatedSentence) -> str | None:
+    """The pronoun a later clause would call the main subject by: "them" for a plural subject,
+    "him"/"her" for a person whose gender the seed shows, "it" for a thing; None for a person of
+    unknown gender or a seed without a subject (``s2lct.corpus.referent``)."""
+    number = subject_number(s)
+    if number is None:
+        return None
+    if number == "plural":
+        return "them"
+    referent = s.syntax.referent if s.syntax is not None else None
+    if referent is None:
+        return "it"
+    return _PERSON_PRONOUNS.get(referent)
+
+
 def sentiment_a_denial_leaves(s: AnnotatedSentence) -> list[str]:
     """The seed's sentiment that a denial of the predicate leaves standing: in its main subject or
     before it, opinion words of the seed's polarity (Hu & Liu's lexicon) and a phrase the treebank
@@ -122,10 +143,10 @@ _NOUN_MODIFIER_TAGS = frozenset({"JJ", "JJR", "JJS", "RB", "RBR", "RBS", "VBN", 
 
 
 def opinion_in_demonstratives(s: AnnotatedSentence, own: frozenset[str] | set[str]) -> list[tuple[str, str]]:
-    """Opinion words between a demonstrative and its noun anywhere in the seed ("in this
-    fascinating portrait", "so is this adroitly minimalist movie"): what a demonstrative describes
-    is taken as given, so a denial of the clause leaves it standing (read 23: "I don't think ...
-    that Scott delivers a terrific performance in this fascinating portrait ..." keeps the praise)."""
+    """Opinion words between a demonstrative and its noun, and the noun itself, anywhere in the seed
+    ("in this fascinating portrait", "so is this adroitly minimalist movie", "strolls through this
+    mess"): what a demonstrative describes is taken as given, so a denial of the clause leaves it
+    standing (read 23: "I don't think ... that Scott delivers a terrific performance in this fascinating portrait ..." keeps the praise)."""
     out = []
     n = len(s.tokens)
     for i, (token, tag) in enumerate(zip(s.tokens, s.tags)):
@@ -134,8 +155,8 @@ def opinion_in_demonstratives(s: AnnotatedSentence, own: frozenset[str] | set[st
         j = i + 1
         while j < n and s.tags[j] in _NOUN_MODIFIER_TAGS:
             j += 1
-        if j > i + 1 and j < n and s.tags[j].startswith("NN"):
-            out.extend((f"{token} ... {s.tokens[j]}", w) for w in s.tokens[i + 1:j] if w.lower() in own)
+        if j < n and s.tags[j].startswith("NN"):  # the noun itself too: "strolls through this mess" (read 30)
+            out.extend((f"{token} ... {s.tokens[j]}", w) for w in s.tokens[i + 1:j + 1] if w.lower() in own)
     return out
 
 

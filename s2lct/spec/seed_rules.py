@@ -10,6 +10,7 @@ from s2lct.spec.terms import (
     Label,
     Number,
     Person,
+    Pronoun,
     PhraseLabel,
     SecondOpinion,
     Shape,
@@ -104,6 +105,17 @@ class SeedFit(StrictModel):
             "to the seed ('..., but now I don't like it/them') must agree with it"
         ),
     )
+    subject_pronoun: list[Pronoun] | None = Field(
+        default=None,
+        min_length=1,
+        description=(
+            "the pronoun a later clause would call the seed's main subject by: 'them' for a plural subject (as "
+            "subject_number), 'him' or 'her' for a person whose gender the seed shows (a title, he/she, his/her...), "
+            "'it' for a thing; a person of unknown gender ('Paul Bettany is cool.') and a seed without a subject have "
+            "none, so a slot that lists pronouns does not take them ('..., but now I can't stand it' after a person's "
+            "praise is about something else)"
+        ),
+    )
     sentiment_in_predicate: bool | None = Field(
         default=None,
         description=(
@@ -120,7 +132,7 @@ class SeedFit(StrictModel):
 def unmeetable(accepts: SeedFit, rule: SeedFit) -> str | None:
     """Why no seed of ``rule`` can meet a slot's ``accepts`` (a constraint that contradicts the
     pool's own), or None."""
-    for name in ("person", "tense", "subject", "subject_number"):
+    for name in ("person", "tense", "subject", "subject_number", "subject_pronoun"):
         want, have = getattr(accepts, name), getattr(rule, name)
         if want is not None and have is not None:
             if name == "subject":

