@@ -126,6 +126,10 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         # version 19 (reads for note 44): a degree word on the object of "of"; "that" grading nothing
         ("it becomes gimmicky instead of compelling .", "PRP VBZ JJ RB IN JJ .", {5: ("so", "RB")}, "degree_target"),
         ("the notion , even now , is dysfunctional", "DT NN , RB RB , VBZ JJ", {6: ("that", "RB")}, "adverb_that"),
+        # version 20 (read 31): a degree word inside "as ... as"; an adverb that repeats the one two words away
+        ("a movie as hard to classify as it is hard to resist", "DT NN RB JJ TO VB IN PRP VBZ JJ TO VB", {9: ("very", "RB")}, "equative_degree"),
+        ("it is as good as the first", "PRP VBZ RB JJ IN DT JJ", {3: ("very", "RB")}, "equative_degree"),
+        ("Woody Allen has really found his groove", "NNP NNP VBZ RB VBN PRP$ NN", {2: ("really", "RB")}, "repeat"),
         # two words for one sense side by side
         ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
         ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),
@@ -198,6 +202,12 @@ def test_function_words_bad(seed, tags, fills, rule):
         # version 19's other side: an attributive adjective after "of"; "that" before what it grades
         ("a film of good quality", "DT NN IN JJ NN", {3: ("very", "RB")}),
         ("it is not good", "PRP VBZ RB JJ", {3: ("that", "RB")}),
+        # version 20's other side: "as" that is no comparison; a degree word after a second member with no copula;
+        # an adverb two words from another, a complementiser two words from a relative "that"
+        ("it works as good satire", "PRP VBZ IN JJ NN", {3: ("very", "RB")}),
+        ("it is as good as it gets , and it is funny", "PRP VBZ RB JJ IN PRP VBZ , CC PRP VBZ JJ", {11: ("very", "RB")}),
+        ("Woody Allen has really found his groove", "NNP NNP VBZ RB VBN PRP$ NN", {2: ("truly", "RB")}),
+        ("a comedy that shows Canadians can laugh", "DT NN WDT VBZ NNPS MD VB", {4: ("that", "IN")}),
     ],
 )
 def test_function_words_good(seed, tags, fills):

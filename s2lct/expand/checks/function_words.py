@@ -1,7 +1,8 @@
 """Function-word collisions a fill makes with its neighbours, each a systematic defect of the
 masked-LM fills seen in the suite:
 
-- ``repeat``: the fill repeats its neighbour ("ever ever", "then then");
+- ``repeat``: the fill repeats its neighbour ("ever ever", "then then"), or an adverb fill the
+  adverb two words away ("Woody Allen [really] has really found his groove", read 31's LC3 case);
 - ``synonym_stack``: the fill and its neighbour are two words for one sense (they share a WordNet
   synset): "just [merely] very bad", "this movie [film]", "will [probably] likely enjoy",
   "especially [particularly] the Ya-Yas"; emphasis on a degree word stays ("[really] very good").
@@ -76,6 +77,10 @@ masked-LM fills seen in the suite:
   ("[cinematic] moviemaking", WordNet's "film_making"). From the suite reviews ("cinematic" before "film" or "movie"; 54 of LC10's neutral
   fills were "cinematic"); on the 1,524 annotated candidates it rejects 1 non-fluent ("a
   [cultural] culture") and no fluent one;
+- ``equative_degree``: a degree word inside an "as ... as" comparison, after its first "as" ("as
+  [very] hard to classify as ...") or in its second member ("as hard to classify as it is [very]
+  hard to resist", both reads of read 31): the comparison is itself the degree, and a degree word
+  on one side breaks the parallel;
 - ``complementiser_clause``: an inserted complementiser "that" must open a finite clause: not
   right before a verb ("..., [that] is so insanely"), and a finite verb must follow before the
   next punctuation ("the name says [that] it all", "proves [that] himself a deft pace master").
@@ -155,12 +160,12 @@ def wants_an(word: str) -> bool | None:
 
 class FunctionWords:
     name = "function_words"
-    version = "19"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that
+    version = "20"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["repeat", "synonym_stack", "article", "article_quite", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
                           "degree_comparative", "scalar_extreme", "degree_noun", "degree_adverb", "hedged_degree", "degree_target", "adverb_that", "unlicensed_ever", "hedge_infinitive", "pleonastic_adjective",
-                          "complementiser_clause"]}
+                          "equative_degree", "complementiser_clause"]}
 
     def check(self, items: Sequence[CheckItem], ctx: CheckContext) -> list[CheckResult]:
         out = []
@@ -177,6 +182,8 @@ class FunctionWords:
         neighbours = [q for q in (p - 1, p + 1) if 0 <= q < n]
         if any(toks[q] == w for q in neighbours):
             return "repeat"
+        if tag.startswith("RB") and w.isalpha() and any(0 <= q < n and toks[q] == w and it.tag(q).startswith("RB") for q in (p - 2, p + 2)):
+            return "repeat"  # "Woody Allen [really] has really found"
         if len(w) > 1 and w.isalpha() and any(
                 toks[q].isalpha() and len(toks[q]) > 1 and not {w, toks[q]} & DEGREE_EMPHASIS and same_sense(w, toks[q]) for q in neighbours):
             return "synonym_stack"
@@ -229,9 +236,25 @@ class FunctionWords:
         if tag == "JJ" and p + 1 < n and it.tag(p + 1) in ("NN", "NNS") and (
                 pleonastic(w, toks[p + 1]) or (p + 2 < n and it.tag(p + 2) in ("NN", "NNS") and pleonastic(w, f"{toks[p + 1]}_{toks[p + 2]}"))):
             return "pleonastic_adjective"
+        if is_degree_word(w) and _in_equative(toks, p):
+            return "equative_degree"
         if w == "that" and tag in ("IN", "DT", "WDT") and not _opens_finite_clause(it, p):
             return "complementiser_clause"
         return None
+
+
+def _in_equative(toks: Sequence[str], p: int) -> bool:
+    """Whether position ``p`` lies in an "as ... as" comparison: right after its first "as" with a
+    second "as" ahead in the clause ("as [very] hard to classify as ..."), or after the copula of
+    its second member ("... as it is [very] hard to resist") with a first "as" before."""
+    n = len(toks)
+    if p >= 1 and toks[p - 1] == "as":
+        for q in range(p + 1, min(n, p + 9)):
+            if toks[q] in CLAUSE_BREAKS:
+                break
+            if toks[q] == "as":
+                return True
+    return p >= 3 and toks[p - 1] in COPULAS and toks[p - 3] == "as" and "as" in toks[:p - 3]
 
 
 #: epistemic adverbs: they qualify a statement, and split an infinitive badly ("turns out to [probably] be")
