@@ -28,13 +28,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
 from s2lct.corpus.referent import Referent, subject_referent
 from s2lct.corpus.spacy_pipeline import load_pipeline
+from s2lct.spec.terms import Shape, Tense  # the spec language's names for what this module finds
 
-Shape = Literal["clause", "question", "exclamation", "imperative", "quotation", "noun_phrase", "fragment", "sentences"]
-SHAPES: tuple[str, ...] = ("clause", "question", "exclamation", "imperative", "quotation", "noun_phrase", "fragment", "sentences")
 SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser", "ner")
@@ -240,7 +239,6 @@ def shape_of(roots: Sequence[tuple[str, str, Sequence[tuple]]], asks: bool = Fal
     return "fragment"
 
 
-Tense = Literal["present", "past", "modal"]
 #: dependents of a clause that head another clause of the same rank (an opinion of their own):
 #: coordinated ("..., but it drags"), juxtaposed ("...; it drags") or adverbial ("..., although it drags")
 CLAUSE_DEPS = frozenset({"conj", "parataxis", "advcl"})

@@ -146,7 +146,8 @@ def opinion_in_demonstratives(s: AnnotatedSentence, own: frozenset[str] | set[st
     """Opinion words between a demonstrative and its noun, and the noun itself, anywhere in the seed
     ("in this fascinating portrait", "so is this adroitly minimalist movie", "strolls through this
     mess"): what a demonstrative describes is taken as given, so a denial of the clause leaves it
-    standing (read 23: "I don't think ... that Scott delivers a terrific performance in this fascinating portrait ..." keeps the praise)."""
+    standing (read 23: "I don't think ... that Scott delivers a terrific performance in this
+    fascinating portrait ..." keeps the praise)."""
     out = []
     n = len(s.tokens)
     for i, (token, tag) in enumerate(zip(s.tokens, s.tags)):
