@@ -20,8 +20,10 @@ Parts (``--parts``, default all three):
    model predicts. Figures: seconds per sentence on each (after one untimed warm-up sentence), and
    the agreement of device and CPU word relevances (mean and least Pearson correlation, fraction of
    sentences with the same top word).
-3. retrain: :func:`s2lct.retrain.retrain` with method ``mix`` (one SST train sentence mixed in per
-   training case), one round of 1 epoch, seed 0, on the first ``--retrain-examples`` cases of
+3. retrain: :func:`s2lct.retrain.retrain` with ``--retrain-method`` (default: the product's default,
+   ``mix-joint``: one SST train sentence mixed in per training case, the checkpoint chosen on the
+   joint criterion over SST test sentences; ``mix``, what stops 35–41 measured, keeps the best
+   validation pass rate), one round of at most ``--retrain-epochs`` (default 1), seed 0, on the first ``--retrain-examples`` cases of
    ``--retrain-capability`` (split 8:1:1 by seed), every other capability scored on at most
    ``--retrain-eval-cases`` cases, and SST-2 dev (the first ``--dev`` sentences) before and after.
    Figures: wall seconds, the Trainer's own training-loop seconds, the device the Trainer used, dev
@@ -42,8 +44,9 @@ sst2_glue/dev.tsv, for retrain) like every other command; both default to ../sha
 On a lent GPU machine (no package index, no ../shared, 64 MiB of working tree): put in a folder git
 ignores (``.devcarry/``) the wheels the image lacks (pydantic, pydantic-core, pydantic-settings,
 python-dotenv, typing-inspection, annotated-types, typing_extensions, catalogue, captum, nltk,
-defusedxml), a copy of ``models/minilm-sst2``, ``data/`` with the first 2,000 lines of SST's
-``train.txt`` and SST-2's ``dev.tsv``, and ``suite/`` with the suite's files gzipped; move
+defusedxml; pydantic-core only for the image's Python, 3.12 in November 2026, or pip refuses the
+whole set), a copy of ``models/minilm-sst2``, ``data/`` with the first 2,000 lines of SST's
+``train.txt``, SST's ``test.txt`` (joint selection's general sentences) and SST-2's ``dev.tsv``, and ``suite/`` with the suite's files gzipped; move
 ``generated/`` out of the tree for the call (the model alone is 45 MB), carry ``.devcarry`` and run
 
     pip install --no-index --no-deps --target /tmp/site .devcarry/whl/*.whl; export PYTHONPATH=/tmp/site:$PWD
@@ -295,9 +298,13 @@ def _retrain_inputs(args: argparse.Namespace, tmp: Path) -> tuple[Path, Path]:
     write_manifest(suite, load_manifest(args.suite))
     src = Path(os.environ["S2LCT_DATA_ROOT"])
     data = tmp / "data"
-    # SST dev/test trees are never read here (task sentences come from train; checkpoint selection is
-    # on validation cases), but the loader wants all three files: they stay empty
-    for rel, n in (("sst/trees/train.txt", args.retrain_sst_lines), ("sst/trees/dev.txt", 0), ("sst/trees/test.txt", 0),
+    # SST dev trees are never read here (task sentences come from train), and test only by joint
+    # checkpoint selection (its general sentences); the loader wants all three files, so an unread one stays empty
+    from s2lct.retrain.methods import resolve
+
+    joint = resolve(args.retrain_method, {}).get("select") == "joint"
+    for rel, n in (("sst/trees/train.txt", args.retrain_sst_lines), ("sst/trees/dev.txt", 0),
+                   ("sst/trees/test.txt", 10**9 if joint else 0),
                    ("sst2_glue/dev.tsv", args.dev + 1)):  # dev.tsv: + its header
         dst = data / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
@@ -319,7 +326,7 @@ def retrain_once(args: argparse.Namespace) -> dict[str, Any]:
         tmp = Path(tmp_name)
         suite, data = _retrain_inputs(args, tmp)
         t0 = time.perf_counter()
-        result = retrain(args.model, [args.retrain_capability], out=tmp / "run", suite=suite, method="mix", epochs=1.0,
+        result = retrain(args.model, [args.retrain_capability], out=tmp / "run", suite=suite, method=args.retrain_method, epochs=args.retrain_epochs,
                          seed=0, rounds=1, max_eval_cases=args.retrain_eval_cases, data_root=data, cache_dir=tmp / "cache")
         wall = time.perf_counter() - t0
         timing = json.loads((tmp / "run" / "rounds" / "round-1" / "timing.json").read_text(encoding="utf-8"))
@@ -343,7 +350,8 @@ def retrain_on_cpu_child(args: argparse.Namespace) -> dict[str, Any]:
         out = Path(tmp) / "cpu.json"
         cmd = [sys.executable, str(Path(__file__).resolve()), "--parts", "retrain", "--device", "cpu", "--skip-cpu", "--json", str(out), "--suite", args.suite,
                "--model", args.model, "--retrain-capability", args.retrain_capability, "--retrain-examples", str(args.retrain_examples),
-               "--retrain-eval-cases", str(args.retrain_eval_cases), "--retrain-sst-lines", str(args.retrain_sst_lines), "--dev", str(args.dev)]
+               "--retrain-eval-cases", str(args.retrain_eval_cases), "--retrain-method", args.retrain_method,
+               "--retrain-epochs", str(args.retrain_epochs), "--retrain-sst-lines", str(args.retrain_sst_lines), "--dev", str(args.dev)]
         if args.threads:
             cmd += ["--threads", str(args.threads)]
         env = {**os.environ, "CUDA_VISIBLE_DEVICES": "", "OUT": ""}
@@ -359,7 +367,7 @@ def retrain_on_cpu_child(args: argparse.Namespace) -> dict[str, Any]:
 def part_retrain(args: argparse.Namespace, devices: list[str]) -> dict[str, Any]:
     import torch
 
-    out: dict[str, Any] = {"method": "mix", "epochs": 1, "seed": 0, "capability": args.retrain_capability,
+    out: dict[str, Any] = {"method": args.retrain_method, "epochs": args.retrain_epochs, "seed": 0, "capability": args.retrain_capability,
                            "suite_cases": args.retrain_examples, "eval_cases_per_other_capability": args.retrain_eval_cases}
     for dev in devices:
         if dev == "cpu" and torch.cuda.is_available():
@@ -399,6 +407,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--retrain-examples", type=int, default=300,
                     help="retrain: cases of the retrained capability (8:1:1 train/validation/test; one SST sentence mixed in per training case)")
     ap.add_argument("--retrain-capability", default="LC8")
+    ap.add_argument("--retrain-epochs", type=float, default=1.0, help="retrain: at most this many epochs (one round)")
+    ap.add_argument("--retrain-method", default=None,
+                    help="retrain: a method of `s2lct retrain --method` (default: the product's default, mix-joint)")
     ap.add_argument("--retrain-eval-cases", type=int, default=40, help="retrain: cases scored per other capability")
     ap.add_argument("--retrain-sst-lines", type=int, default=2000, help="retrain: first lines of SST train.txt to draw task sentences from")
     ap.add_argument("--dev", type=int, default=872, help="retrain: first N SST-2 dev sentences scored before and after (872: all)")
@@ -408,6 +419,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=None, help="torch CPU threads (default: torch's)")
     ap.add_argument("--json", default=None, help="also write the figures to this file")
     args = ap.parse_args(argv)
+    if args.retrain_method is None:
+        from s2lct.retrain.methods import DEFAULT_METHOD
+
+        args.retrain_method = DEFAULT_METHOD
 
     import torch
 

@@ -38,7 +38,7 @@ SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass", "csubj", "csubjpass", "expl"})
 _NOUNS = frozenset({"NOUN", "PROPN", "PRON", "NUM"})
 _PARSE_COMPONENTS = ("tok2vec", "tagger", "attribute_ruler", "parser", "ner")
 # bumped when the shape rules below change, so cached shapes are recomputed
-SHAPE_RULES_VERSION = "18"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb; 11: an unknown word WordNet has no verb for; 12: an imperative after a dash or semicolon, "so" before a word it grades is no conjunction; 13: that imperative with a capitalised verb only on the main clause (not a title's "Enter"), a verb coordinated with an apposition's relative clause is no main verb; 14: a noun phrase with a clause joined to it; 15: an article alone is no subject; 16: an inverted copula with a clause for its subject ("..., but even more reassuring is how ...") is a clause, a free relative alone ("Exactly what its title implies: ...") a fragment; 17: whether the subject is a person, and of which gender the seed shows (``referent``); 18: "Too bad ..." is an exclamation, a clause wholly inside quotation marks a quotation
+SHAPE_RULES_VERSION = "20"  # 5: tense, clauses, finite verbs and subject; 6-7: exclamation, imperative, inverted questions, noun phrases read as clauses, subordinate clauses alone (issue 23); 8-9: an indefinite subject with a relative clause; 10: a main "verb" that is no verb; 11: an unknown word WordNet has no verb for; 12: an imperative after a dash or semicolon, "so" before a word it grades is no conjunction; 13: that imperative with a capitalised verb only on the main clause (not a title's "Enter"), a verb coordinated with an apposition's relative clause is no main verb; 14: a noun phrase with a clause joined to it; 15: an article alone is no subject; 16: an inverted copula with a clause for its subject ("..., but even more reassuring is how ...") is a clause, a free relative alone ("Exactly what its title implies: ...") a fragment; 17: whether the subject is a person, and of which gender the seed shows (``referent``); 18: "Too bad ..." is an exclamation, a clause wholly inside quotation marks a quotation; 19: a noun whose participle clause took its own complement's verb for the main verb ("An impressive debut ..., especially considering his background is in music video.") is a fragment; 20: a complement clause before its verb counts as a clause of its own (a splice: read 33), a speaker's comment or a call to the reader at the start ("Frankly, ...", "folks, ...") is dropped by a frame
 FINITE_TAGS = frozenset({"VBD", "VBZ", "VBP", "MD"})
 _AUX_DEPS = frozenset({"aux", "auxpass"})
 #: dependents of the root that a spaCy parse gives a leading noun phrase it cannot attach
@@ -67,7 +67,10 @@ def _leading_noun_phrase(children: Sequence[tuple]) -> bool:
 #: ``s2lct.generate.transforms.strip_leading_conjunction``
 LEADING_CONJUNCTIONS = frozenset({"and", "but", "or", "so", "yet", "nor", "plus"})
 #: discourse words that open a seed only when a comma follows ("Yes, ...", "Well, ...")
-LEADING_INTERJECTIONS = frozenset({"yes", "no", "well", "oh", "ok", "okay", "sure", "alas", "still", "now"})
+#: a speaker's comment on his own words ("Frankly, ...") and a call to the reader ("folks, ...") go too: after "Do I
+#: think that" they clash (reads 33, 34)
+LEADING_INTERJECTIONS = frozenset({"yes", "no", "well", "oh", "ok", "okay", "sure", "alas", "still", "now", "frankly", "honestly",
+                                   "personally", "seriously", "folks"})
 LEADING_PUNCT = frozenset({"...", "..", "--", "-", ",", ";", ":"})
 #: marks after which a second clause starts ("... movie -- go see it")
 CLAUSE_DASHES = frozenset({"--", "-", "—", ";", ":"})
@@ -181,6 +184,10 @@ def _misparsed_clause(doc: Any, root: Any, first: Any) -> Shape | None:
         return "fragment"  # "A grittily beautiful film that looks, sounds, and feels ...": the root is the relative's;
         # "A comprehensive and provocative film--one that pushes the boundaries of biography, and challenges its
         # audience" (read 17): the relative of an apposition
+    if subject.tag_.startswith("NN") and any(c.dep_ == "advcl" and c.tag_ in ("VBG", "VBN") and subject.i < c.i and c.right_edge.i + 1 == root.i
+                                           for c in subject.children):
+        return "fragment"  # "An impressive debut for ... Mark Romanek, especially considering his background is in
+        # music video." (read 32): a noun's adverbial clause took the verb of its own complement for the main verb
     after = subject.right_edge.i + 1
     relative_next = after < len(doc) and doc[after].tag_ in ("WDT", "WP") and doc[after].i < root.i
     if (relative or relative_next) and subject.left_edge.i == first.i and first.text.lower() in ("a", "an"):
@@ -298,7 +305,9 @@ def syntax_of(doc: Any, shape: Shape) -> SeedSyntax:
         verb = _finite_of(head)
         if verb is not None and (_has_subject(head) or _inverted(head)):
             finite.append(verb.i)
-        todo.extend(c for c in head.children if c.dep_ in CLAUSE_DEPS)
+        # a complement clause before its verb is no complement: a clause spliced on ("... strangers in town - with
+        # honest performances ..., this is a coming-of-age story": read 33) or one a comment follows ("..., I think")
+        todo.extend(c for c in head.children if c.dep_ in CLAUSE_DEPS or (c.dep_ == "ccomp" and c.i < head.i))
     root = roots[0] if roots else None
     root_verb = _finite_of(root) if root is not None else None
     tense = _TENSE_OF_TAG[root_verb.tag_] if root_verb is not None else None

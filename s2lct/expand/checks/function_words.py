@@ -52,9 +52,11 @@ masked-LM fills seen in the suite:
   adjective after another verb, where WordNet's sense counts meet the word mostly as a noun
   ("pokes [so] fun at"); any degree word before an adjective that is the object of "of" and
   modifies no noun ("instead of [so] compelling", read 26). Any degree word before a
-  correlative "both", "either", "neither" ("was [quite] both inspiring and pure joy"). From the
-  suite reviews; on the 1,524 annotated candidates it rejects 10 non-fluent and 1 fluent ("so
-  bedeviled by");
+  correlative "both", "either", "neither" ("was [quite] both inspiring and pure joy"). Any degree
+  word, not only the pure ones, before that mostly-noun object ("pokes [quite] fun at", read 32);
+  a pure one before a focusing adverb that singles out what follows ("is [so] strictly routine",
+  read 32; "so simply told" stays). From the suite reviews; on the 1,524 annotated candidates it
+  rejects 10 non-fluent and 1 fluent ("so bedeviled by");
 - ``article_quite``: "quite" between an indefinite article and its adjective ("Tosca was a
   [quite] real treat", a blind read): English puts it before the article ("quite a treat"); the
   1,524 annotated candidates hold one such, not fluent ("a [quite] big box");
@@ -69,7 +71,17 @@ masked-LM fills seen in the suite:
   [probably] be not much more than ...", "it appeared to [probably] have been modeled on ..."): it
   qualifies the statement and goes before the verb that takes the infinitive ("probably turns out
   to be"). All four such suite expansions the blind reads met were marked not fluent; the 1,524
-  annotated candidates hold none (their split infinitives are "to [really] ...", which stay);
+  annotated candidates hold none (their split infinitives are "to [really] ...", which stay); also
+  one before a modal of possibility, which hedges already ("fans [probably] might be
+  disappointed", read 34; "[probably] will" stays);
+- read 34's others, under the names above: "quite" before "all" (``article_quite``: "it's [quite]
+  all about Anakin"), a degree word on an adjective the seed grades again a few words on
+  (``repeat``: "it's [very] slow--very, very slow"), a booster in the conjunct after a toned-down
+  one (``hedged_degree``: "just rather leaden and [particularly] dull"), a degree word on the
+  adjective of a gapped clause (``degree_target``: "and the bigger setpieces [so] flat.");
+- read 35's: a degree word in the result clause of "such ... that" (``equative_degree``: "such a
+  dazzling debut that it's [so] hard to know ..."), an emphasis adverb two words after another
+  (``synonym_stack``: "it really is [definitely] worth seeing");
 - ``pleonastic_adjective``: an inserted adjective that says of its noun what the noun already is
   ("a [cinematic] film", "a [comic] comedy", "[dramatic] drama"): WordNet relates the adjective
   (a pertainym or a derivationally related noun) to a word that names one of the noun's own
@@ -100,9 +112,27 @@ from collections.abc import Sequence
 from typing import Any
 
 from s2lct.corpus.shape import FINITE_TAGS
-from s2lct.expand.boosters import intensifiers
 from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
-from s2lct.expand.checks.word_senses import comparative_form, gradable_adverb, has_adjective_sense, mostly_noun, pleonastic, same_sense
+from s2lct.expand.checks.degree_words import (
+    CLAUSE_BREAKS,
+    CORRELATIVES,
+    DEGREE_EMPHASIS,
+    EMPHASIS_ADVERBS,
+    EXTREME_ADJECTIVES,
+    HEDGED_DEGREE,
+    PURE_DEGREE,
+    QUANTIFIERS,
+    SCALAR_BOOSTERS,
+    adverbs_then_adjective,
+    degree_before_noun,
+    extreme_adverb,
+    gradable,
+    in_equative,
+    in_such_that,
+    is_degree_word,
+    verb_object_adjective,
+)
+from s2lct.expand.checks.word_senses import comparative_form, pleonastic, same_sense
 
 DETERMINERS = frozenset({"DT", "PRP$", "WDT", "WP$"})
 PREDETERMINERS = frozenset({"all", "both", "half", "such", "what", "quite", "rather"})
@@ -111,27 +141,7 @@ INDEFINITE = frozenset(
 )
 PREPOSITIONS = frozenset({"IN", "TO"})
 PREDICATIVE_DEGREE = frozenset({"so", "too", "as", "how"})
-#: degree words that the booster list lacks but the masked LM offers
-DEGREE = frozenset({"so", "very", "quite", "too", "rather", "fairly", "pretty", "somewhat", "really"})
 COMPARATIVE_TAGS = frozenset({"JJR", "JJS", "RBR", "RBS"})
-CLAUSE_BREAKS = frozenset({",", ";", ":", ".", "?", "!", "--", "-", "(", ")", "-LRB-", "-RRB-", "``", "''"})
-#: scalar boosters: they grade a gradable adjective and clash with an extreme or absolute one
-SCALAR_BOOSTERS = frozenset({"very", "extremely", "particularly", "remarkably", "incredibly", "highly", "hugely", "especially",
-                             "exceptionally", "unusually", "fairly", "rather", "somewhat", "pretty", "greatly", "enormously",
-                             "tremendously", "intensely", "considerably", "substantially", "decidedly", "amazingly", "unbelievably"})
-#: extreme and absolute adjectives (specs/LC12.yaml leaves the same ones out of its intensified cases)
-EXTREME_ADJECTIVES = frozenset(
-    "perfect flawless ideal unique impeccable brilliant excellent superb outstanding magnificent fantastic amazing incredible "
-    "extraordinary exceptional phenomenal spectacular marvelous wonderful awesome terrific stunning masterful masterly awful "
-    "terrible horrible dreadful atrocious abysmal appalling horrendous unbearable unwatchable pointless worthless useless "
-    "hopeless disastrous excruciating intolerable impossible essential complete total utter nonexistent priceless "
-    "unforgettable unmistakable full first-rate top-notch irresistible hilarious astonishing astounding breathtaking sublime "
-    "exquisite dazzling pure great negligible".split()
-)
-#: emphasis that stacks on a degree word of the same sense ("really very good", "truly very fine")
-DEGREE_EMPHASIS = frozenset({"really", "truly", "very"})
-#: quantifiers the tagger calls adjectives, which these degree words do modify ("so few chances")
-QUANTIFIERS = frozenset({"few", "little", "many", "much"})
 COMPLEX_PREPOSITIONS = frozenset(
     {("out", "of"), ("because", "of"), ("instead", "of"), ("as", "of"), ("up", "to"), ("as", "to"), ("except", "for"),
      ("but", "for"), ("from", "under"), ("out", "from"), ("from", "behind"), ("along", "with"), ("up", "with"),
@@ -160,7 +170,7 @@ def wants_an(word: str) -> bool | None:
 
 class FunctionWords:
     name = "function_words"
-    version = "20"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away
+    version = "23"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away; 21: degree_target for every degree word before a mostly-noun object, and before a focusing adverb; 22: a hedge before a modal of possibility, "quite all", a degree word on an adjective the seed grades again, a booster after a toned-down conjunct, a degree word in a gapped clause; 23: a degree word in the result clause of "such ... that", an emphasis adverb two words from another
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["repeat", "synonym_stack", "article", "article_quite", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
@@ -195,6 +205,8 @@ class FunctionWords:
                     return "article"
         if w == "quite" and p > 0 and toks[p - 1] in ("a", "an"):
             return "article_quite"
+        if w == "quite" and p + 1 < n and toks[p + 1] == "all":
+            return "article_quite"  # "it's [quite] all about Anakin" (read 34): "quite" grades no quantifier phrase
         if tag in DETERMINERS:
             for q in neighbours:
                 if it.tag(q) in DETERMINERS and not (q == p + 1 and w in PREDETERMINERS) and not (q == p - 1 and toks[q] in PREDETERMINERS):
@@ -212,18 +224,20 @@ class FunctionWords:
             return "predicative_degree"
         if is_degree_word(w) and p + 1 < n and (it.tag(p + 1) in COMPARATIVE_TAGS or toks[p + 1] == "that" or comparative_form(toks[p + 1])):
             return "degree_comparative"
-        if w in SCALAR_BOOSTERS and p + 1 < n and (toks[p + 1] in EXTREME_ADJECTIVES or _extreme_adverb(toks[p + 1])):
+        if w in SCALAR_BOOSTERS and p + 1 < n and (toks[p + 1] in EXTREME_ADJECTIVES or extreme_adverb(toks[p + 1])):
             return "scalar_extreme"
-        if (w in SCALAR_BOOSTERS or w in ("quite", "very", "so")) and p + 1 < n and _degree_before_noun(w, toks[p + 1], it.tag(p + 1)):
+        if (w in SCALAR_BOOSTERS or w in ("quite", "very", "so")) and p + 1 < n and degree_before_noun(w, toks[p + 1], it.tag(p + 1)):
             return "degree_noun"
-        if is_degree_word(w) and w != "so" and p + 2 < n and it.tag(p + 1) == "RB" and _adverbs_then_adjective(it, p + 1) \
+        if is_degree_word(w) and w != "so" and p + 2 < n and it.tag(p + 1) == "RB" and adverbs_then_adjective(it, p + 1) \
                 and not is_degree_word(toks[p + 1]) and toks[p + 1] != "not":
             return "degree_adverb"
         if is_degree_word(w) and ((p >= 2 and (toks[p - 2], toks[p - 1]) in HEDGED_DEGREE)
                                 or (p + 2 < n and (toks[p + 1], toks[p + 2]) in HEDGED_DEGREE)):
             return "hedged_degree"
-        if (w in PURE_DEGREE and p + 1 < n and not _gradable(it, p + 1)) or (is_degree_word(w) and p + 1 < n and toks[p + 1] in CORRELATIVES):
+        if (w in PURE_DEGREE and p + 1 < n and not gradable(it, p + 1)) or (is_degree_word(w) and p + 1 < n and toks[p + 1] in CORRELATIVES):
             return "degree_target"
+        if is_degree_word(w) and p + 1 < n and verb_object_adjective(it, p + 1):
+            return "degree_target"  # "pokes [quite] fun at" (read 32): not only the pure degree words
         if is_degree_word(w) and 0 < p < n - 1 and toks[p - 1] == "of" and it.tag(p + 1).startswith("JJ") \
                 and toks[p + 1] not in QUANTIFIERS and not _attributive(it, p + 1):
             return "degree_target"  # an adjective as the object of "of": "instead of [so] compelling"
@@ -231,32 +245,33 @@ class FunctionWords:
             return "adverb_that"  # "that" grades an adjective or adverb ("not [that] good"), nothing else
         if w in HEDGES and p > 0 and toks[p - 1] == "to":
             return "hedge_infinitive"
+        if w in HEDGES and p + 1 < n and toks[p + 1] in POSSIBILITY_MODALS:
+            return "hedge_infinitive"  # "fans [probably] might be disappointed" (read 34): the modal is the hedge already
         if w == "ever" and not _licenses_ever(it, p):
             return "unlicensed_ever"
         if tag == "JJ" and p + 1 < n and it.tag(p + 1) in ("NN", "NNS") and (
                 pleonastic(w, toks[p + 1]) or (p + 2 < n and it.tag(p + 2) in ("NN", "NNS") and pleonastic(w, f"{toks[p + 1]}_{toks[p + 2]}"))):
             return "pleonastic_adjective"
-        if is_degree_word(w) and _in_equative(toks, p):
+        if is_degree_word(w) and (in_equative(toks, p) or in_such_that(toks, p)):
             return "equative_degree"
+        if w in EMPHASIS_ADVERBS and any(t in EMPHASIS_ADVERBS for t in toks[max(0, p - 2):p]):
+            return "synonym_stack"  # "it really is [definitely] worth seeing" (read 35): one emphasis is enough
+        if is_degree_word(w) and p + 1 < n and it.tag(p + 1).startswith("JJ") and toks[p + 1] in toks[p + 2:p + 7]:
+            return "repeat"  # "it's [very] slow--very, very slow" (read 34): the seed grades its adjective itself, a word later
+        if is_degree_word(w) and p >= 2 and toks[p - 1] == "and" and any(t in DOWNTONERS for t in toks[max(0, p - 5):p - 1]):
+            return "hedged_degree"  # "just rather leaden and [particularly] dull" (reads 32, 34): one conjunct toned down, the other up
+        if is_degree_word(w) and p >= 1 and it.tag(p - 1) in ("NN", "NNS") and p + 1 < n and it.tag(p + 1).startswith("JJ") \
+                and (p + 2 == n or toks[p + 2] in (".", "!", ";")):
+            return "degree_target"  # "and the bigger setpieces [so] flat." (read 34): a gapped clause's adjective
         if w == "that" and tag in ("IN", "DT", "WDT") and not _opens_finite_clause(it, p):
             return "complementiser_clause"
         return None
 
 
-def _in_equative(toks: Sequence[str], p: int) -> bool:
-    """Whether position ``p`` lies in an "as ... as" comparison: right after its first "as" with a
-    second "as" ahead in the clause ("as [very] hard to classify as ..."), or after the copula of
-    its second member ("... as it is [very] hard to resist") with a first "as" before."""
-    n = len(toks)
-    if p >= 1 and toks[p - 1] == "as":
-        for q in range(p + 1, min(n, p + 9)):
-            if toks[q] in CLAUSE_BREAKS:
-                break
-            if toks[q] == "as":
-                return True
-    return p >= 3 and toks[p - 1] in COPULAS and toks[p - 3] == "as" and "as" in toks[:p - 3]
-
-
+#: modals of possibility: an epistemic adverb before one hedges twice ("[probably] might be disappointed")
+POSSIBILITY_MODALS = frozenset({"might", "may", "could"})
+#: downtoners: after one, a booster in the next conjunct pulls the other way ("rather leaden and [particularly] dull")
+DOWNTONERS = frozenset({"rather", "fairly", "somewhat", "slightly", "mildly", "moderately", "pretty"})
 #: epistemic adverbs: they qualify a statement, and split an infinitive badly ("turns out to [probably] be")
 HEDGES = frozenset({"probably", "perhaps", "maybe", "possibly", "likely", "presumably", "apparently", "certainly", "surely"})
 #: words before it that let "ever" in: negations, questions and conditions, comparisons, "only"
@@ -277,86 +292,7 @@ def _licenses_ever(it: CheckItem, p: int) -> bool:
         or (p + 1 < len(toks) and toks[p + 1] in ("since", "after", "so"))
 
 
-#: quantifiers a degree word does not grade, but for the fixed pairs ("very much", "very many")
-NOUNLIKE_QUANTIFIERS = frozenset({"plenty", "lots", "much", "many"})
-
-
-def is_degree_word(word: str) -> bool:
-    """A degree word: VADER's boosters and the ones the masked LM offers that the list lacks."""
-    return word in DEGREE or word in intensifiers()
-
-
-def _degree_before_noun(word: str, nxt: str, tag: str) -> bool:
-    """A degree adverb right before a noun or a nominal quantifier ("pokes [quite] fun at",
-    "there was [very] plenty to impress", "[quite] much of the cast", "had [so] lots of dancing"):
-    it grades adjectives and adverbs only. "so" only before "plenty" and "lots" ("so much", "so
-    many" and the colloquial "so fun" stay)."""
-    if word == "so":
-        return nxt in ("plenty", "lots")
-    if nxt in NOUNLIKE_QUANTIFIERS:
-        return not (word == "very" and nxt in ("much", "many"))
-    return tag in ("NN", "NNS")
-
-
 _ADJECTIVAL = frozenset({"JJ", "JJR", "JJS", "VBN", "VBG"})
-#: hedges that are themselves a degree ("kind of insulting")
-HEDGED_DEGREE = frozenset({("kind", "of"), ("sort", "of")})
-
-
-def _adverbs_then_adjective(it: CheckItem, q: int) -> bool:
-    """Whether the adverb at ``q`` starts a list of adverbs ("hilariously, gloriously") that ends
-    in an adjective."""
-    n = len(it.tokens)
-    while q + 1 < n:
-        nxt = it.tag(q + 1)
-        if nxt == "JJ":
-            return True
-        if nxt == "RB":
-            q += 1
-        elif (it.tokens[q + 1] == "," or nxt == "CC") and q + 2 < n and it.tag(q + 2) == "RB":
-            q += 2
-        else:
-            return False
-    return False
-
-
-#: correlative coordinators: a degree word before them has nothing to grade ("was [quite] both inspiring and pure joy")
-CORRELATIVES = frozenset({"both", "either", "neither"})
-#: degree adverbs that grade nothing but adjectives, adverbs and quantifiers ("really", "quite",
-#: "particularly" also modify verbs, phrases and noun phrases, so they are not here)
-PURE_DEGREE = frozenset({"so", "very", "too", "extremely", "incredibly", "remarkably", "exceptionally", "unusually"})
-#: verbs after which a noun is a predicate and "so" may grade it colloquially ("it's so fun")
-COPULAS = frozenset({"is", "'s", "are", "'re", "was", "were", "be", "been", "being", "am", "'m", "seems", "seem", "seemed",
-                     "looks", "look", "looked", "feels", "feel", "felt", "sounds", "sound", "sounded"})
-
-
-def _gradable(it: CheckItem, q: int) -> bool:
-    """Whether a pure degree adverb right before token ``q`` has something to grade: an adjective,
-    an adverb, a quantifier; a participle WordNet also lists as an adjective, with no particle
-    after it ("so disappointed", not "so weighed down"); a noun only as a predicate ("is so fun"),
-    also where the tagger calls it an adjective ("pokes [so] fun at")."""
-    word, tag = it.tokens[q].lower(), it.tag(q)
-    if tag.startswith("JJ") and q >= 2 and it.tag(q - 2).startswith("VB") and it.tokens[q - 2].lower() not in COPULAS \
-            and mostly_noun(word):
-        return False  # a verb's object the tagger called an adjective: "pokes [so] fun at"
-    if tag.startswith("JJ") or word in QUANTIFIERS:
-        return True
-    if tag.startswith("RB"):
-        return gradable_adverb(word)
-    if tag in ("VBN", "VBG", "VBD"):  # taggers confuse the past participle with the past tense
-        return has_adjective_sense(word) and not (q + 1 < len(it.tokens) and it.tag(q + 1) == "RP")
-    if tag in ("NN", "NNS"):
-        return q >= 2 and it.tokens[q - 2].lower() in COPULAS
-    return False
-
-
-def _extreme_adverb(word: str) -> bool:
-    """The adverb of an extreme adjective ("brilliantly", "perfectly", "wonderfully"): a scalar
-    booster grades it no better than the adjective ("works [very] brilliantly", a blind read)."""
-    return word.endswith("ly") and (word[:-2] in EXTREME_ADJECTIVES or word[:-2] + "e" in EXTREME_ADJECTIVES
-                                    or (word.endswith("ily") and word[:-3] + "y" in EXTREME_ADJECTIVES))
-
-
 def _attributive(it: CheckItem, q: int) -> bool:
     """Whether the adjective at ``q`` modifies a noun that follows it, directly or across a list
     of further modifiers ("compelling, provocative and prescient viewing"); a comma or "and"
