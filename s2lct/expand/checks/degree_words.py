@@ -143,8 +143,9 @@ FOCUSING_ADVERBS = frozenset({"strictly", "merely", "simply", "purely", "solely"
 
 
 def verb_object_adjective(it: CheckItem, q: int) -> bool:
-    """Whether token ``q``, one word after a verb other than a copula, is a verb's object the tagger
-    called an adjective: WordNet's sense counts meet the word mostly as a noun ("pokes [so] fun at")."""
+    """Whether token ``q``, two tokens after a verb other than a copula (the degree word between), is
+    a verb's object the tagger called an adjective: WordNet's sense counts meet the word mostly as a
+    noun ("pokes [so] fun at")."""
     return it.tag(q).startswith("JJ") and q >= 2 and it.tag(q - 2).startswith("VB") \
         and it.tokens[q - 2].lower() not in COPULAS and mostly_noun(it.tokens[q].lower())
 
