@@ -20,7 +20,7 @@ from s2lct.corpus.polarity import get_polarity
 from s2lct.corpus.shape import opening_dropped
 from s2lct.corpus.sst import Sentence
 from s2lct.corpus.tagging import get_tagger
-from s2lct.expand.boosters import keeps_label
+from s2lct.expand.boosters import is_downtoner, is_intensifier, keeps_label
 from s2lct.expand.expander import ExpansionCandidate, SeedExpander
 from s2lct.expand.read_ranker import ReadRanker, read_score
 from s2lct.expand.slots import kind_of
@@ -161,6 +161,15 @@ def _fill_after_negation(c: ExpansionCandidate, variant: Variant) -> bool:
     fills = {m.word.lower() for m in c.masks}
     toks = [t.lower() for t in variant.tokens]
     return any(t in fills and toks[i - 1] in ("not", "n't") for i, t in enumerate(toks) if i)
+
+
+def _slot_softens(ops: Sequence[Any]) -> bool:
+    """Whether a slot's ops insert a downtoner (LC12's "somewhat", "rather", "fairly"): a degree word
+    filled anywhere in that seed pulls against it ("is [rather] sappy and [particularly] amateurish",
+    seen reading LC12's softened-in-a-list cases), whatever the case's expected labels."""
+    from s2lct.spec.templates import Insert
+
+    return any(isinstance(op, Insert) and any(is_downtoner(w, op.tag) for w in op.insert) for op in ops)
 
 
 def _fill_by_template_degree(c: ExpansionCandidate, seed_tokens: Sequence[str], variant: Variant) -> bool:
@@ -315,6 +324,9 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
                     continue
                 if not keeps_label([(m.word, m.symbol) for m in c.masks], seed.sentence.label, case.expected):
                     tally.capability_rules += 1  # an intensifier in a neutral seed, or in one the case denies
+                    continue
+                if _slot_softens(slot.ops) and any(is_intensifier(m.word, m.symbol) or is_downtoner(m.word, m.symbol) for m in c.masks):
+                    tally.capability_rules += 1  # a degree word where the template softens: "is [rather] sappy and [particularly] amateurish"
                     continue
                 if excluded and any(m.word.lower() in excluded for m in c.masks):
                     tally.capability_rules += 1  # a word the capability's frames cannot take ("Do I think that it is [probably] ...?")

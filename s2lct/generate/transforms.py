@@ -218,6 +218,23 @@ def _relative_present(toks: Sequence[str], tags: Sequence[str]) -> int | None:
     return None
 
 
+def _free_relative_present(toks: Sequence[str], tags: Sequence[str], finite: Sequence[int]) -> int | None:
+    """A free relative's present verb that the tagger took for a plural noun: "Where the film
+    *falters* is in its tone" (NNS; read 36 found "where the film falters was in its tone" after "At
+    first I thought that"). The sentence opens with "where", "what", "how", "why" or "when", a subject
+    of at least one word follows with no verb, and the word comes right before the main clause's
+    finite verb ("what the fans wanted was ..." keeps its noun) and reads as the present of a verb
+    WordNet knows."""
+    if not toks or toks[0].lower() not in ("where", "what", "how", "why", "when") or tags[0] not in ("WRB", "WP"):
+        return None
+    for j in range(2, len(toks) - 1):
+        if tags[j].startswith("VB") or tags[j] in ("MD", ",", ".", ":", "CC"):
+            return None
+        if tags[j] == "NNS" and j + 1 in finite and _reads_as_present_verb(toks[j], "VBZ"):
+            return j
+    return None
+
+
 def backshift(v: Variant) -> list[Variant]:
     """Present main verbs → past, so the seed reads after a past frame ("I used to think that the
     story is pathetic" → "... the story was pathetic"). Only the finite verbs of the seed's main
@@ -238,6 +255,9 @@ def backshift(v: Variant) -> list[Variant]:
     missed = _relative_present(toks, tags)
     if missed is not None:  # "which director Shekhar Kapur *supplies* with tremendous skill", tagged NNS
         raise TransformError(f"{toks[missed]!r} in a relative clause reads as a present verb the tagger did not mark; it would stay present")
+    missed = _free_relative_present(toks, tags, v.finite)
+    if missed is not None:  # "Where the film *falters* is in its tone", tagged NNS
+        raise TransformError(f"{toks[missed]!r} in the opening free relative reads as a present verb the tagger did not mark; it would stay present")
     for i in v.finite:
         word, tag = toks[i], tags[i]
         low = word.lower()

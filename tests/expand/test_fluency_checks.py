@@ -136,7 +136,7 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("the film is strictly routine", "DT NN VBZ RB JJ", {3: ("so", "RB")}, "degree_target"),
         ("the film is merely competent", "DT NN VBZ RB JJ", {3: ("so", "RB")}, "degree_target"),
         # version 22 (read 34)
-        ("Naipaul fans might be disappointed", "NNP NNS MD VB VBN", {2: ("probably", "RB")}, "hedge_infinitive"),
+        ("Naipaul fans might be disappointed", "NNP NNS MD VB VBN", {2: ("probably", "RB")}, "hedge_modal"),
         ("it 's all about Anakin", "PRP VBZ DT IN NNP", {2: ("quite", "RB")}, "article_quite"),
         ("it 's slow -- very , very slow", "PRP VBZ JJ : RB , RB JJ", {2: ("very", "RB")}, "repeat"),
         ("it 's just rather leaden and dull", "PRP VBZ RB RB JJ CC JJ", {6: ("particularly", "RB")}, "hedged_degree"),
@@ -144,6 +144,18 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         # version 23 (read 35)
         ("it is such a debut that it 's hard to know what to praise", "PRP VBZ JJ DT NN IN PRP VBZ JJ TO VB WP TO VB", {8: ("so", "RB")}, "equative_degree"),
         ("it really is worth seeing", "PRP RB VBZ JJ VBG", {3: ("definitely", "RB")}, "synonym_stack"),
+        # version 24 (read 36): "so ... that"; an adverb the seed has four words on; a degree word on a graded phrase
+        ("so few movies explore religion that it 's disappointing", "RB JJ NNS VBP NN IN PRP VBZ JJ", {8: ("so", "RB")}, "equative_degree"),
+        ("it is an odd but ultimately satisfying blend", "PRP VBZ DT JJ CC RB JJ NN", {2: ("ultimately", "RB")}, "repeat"),
+        ("it is deadly dull", "PRP VBZ JJ JJ", {2: ("extremely", "RB")}, "stacked_degree"),
+        ("it is extremely dull", "PRP VBZ RB JJ", {2: ("very", "RB")}, "stacked_degree"),
+        # version 24 (read 37): an adjective the seed has ungraded before; a downtoner before a boosted conjunct
+        ("a boring , sad man being boring and sad", "DT JJ , JJ NN VBG JJ CC JJ", {8: ("so", "RB")}, "repeat"),
+        ("the characters are interesting and often very creatively constructed", "DT NNS VBP JJ CC RB RB RB VBN", {3: ("somewhat", "RB")}, "hedged_degree"),
+        # (read 38): a scalar booster on an adjective with no degree; emphasis two words before another
+        ("the inexorable passage of its characters", "DT JJ NN IN PRP$ NNS", {1: ("incredibly", "RB")}, "scalar_extreme"),
+        ("this is a truly , truly bad movie", "DT VBZ DT RB , RB JJ NN", {2: ("really", "RB")}, "synonym_stack"),
+        ("the movie barely makes sense", "DT NN RB VBZ NN", {4: ("much", "JJ")}, "hedged_degree"),
         # two words for one sense side by side
         ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
         ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),
@@ -220,7 +232,7 @@ def test_function_words_bad(seed, tags, fills, rule):
         # an adverb two words from another, a complementiser two words from a relative "that"
         ("it works as good satire", "PRP VBZ IN JJ NN", {3: ("very", "RB")}),
         ("it is as good as it gets , and it is funny", "PRP VBZ RB JJ IN PRP VBZ , CC PRP VBZ JJ", {11: ("very", "RB")}),
-        ("Woody Allen has really found his groove", "NNP NNP VBZ RB VBN PRP$ NN", {2: ("truly", "RB")}),
+        ("Woody Allen has really found his groove", "NNP NNP VBZ RB VBN PRP$ NN", {2: ("finally", "RB")}),  # not "truly": two emphases (read 38)
         ("a comedy that shows Canadians can laugh", "DT NN WDT VBZ NNPS MD VB", {4: ("that", "IN")}),
         # version 21's other side: a degree word on a verb's adjective, a focusing word's manner use
         ("it comes close to greatness", "PRP VBZ JJ TO NN", {2: ("quite", "RB")}),
@@ -233,6 +245,19 @@ def test_function_words_bad(seed, tags, fills, rule):
         # version 23's other side: "such" with no result clause yet; an emphasis far from another
         ("it is such a debut , and it 's hard to watch", "PRP VBZ JJ DT NN , CC PRP VBZ JJ TO VB", {9: ("so", "RB")}),
         ("it is worth seeing", "PRP VBZ JJ VBG", {2: ("definitely", "RB")}),
+        # version 24's other side: a purpose "so that"; the same adverb farther off; emphasis on a degree word, "so very"
+        ("it is cut so that it 's clear", "PRP VBZ VBN RB IN PRP VBZ JJ", {7: ("very", "RB")}),
+        ("ultimately it is an odd and long film", "RB PRP VBZ DT JJ CC JJ NN", {6: ("ultimately", "RB")}),
+        ("it is very good", "PRP VBZ RB JJ", {2: ("really", "RB")}),
+        ("it is very good", "PRP VBZ RB JJ", {2: ("so", "RB")}),
+        ("it felt painfully redundant", "PRP VBD RB JJ", {2: ("so", "RB")}),
+        # a degree word on an adjective the seed has far before; a downtoner before an ungraded conjunct
+        ("a sad man , as the story shows , is boring and sad", "DT JJ NN , IN DT NN VBZ , VBZ JJ CC JJ", {12: ("so", "RB")}),
+        ("the characters are interesting and often creatively constructed", "DT NNS VBP JJ CC RB RB VBN", {3: ("somewhat", "RB")}),
+        # "quite" on an adjective with no degree ("quite inevitable"); emphasis far from another
+        ("the ending is inevitable", "DT NN VBZ JJ", {3: ("quite", "RB")}),
+        ("this is a good and , truly , bad movie", "DT VBZ DT JJ CC , RB , JJ NN", {2: ("really", "RB")}),
+        ("the movie does n't make sense", "DT NN VBZ RB VB NN", {5: ("much", "JJ")}),  # a plain negation licenses it
     ],
 )
 def test_function_words_good(seed, tags, fills):

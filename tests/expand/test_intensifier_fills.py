@@ -184,6 +184,28 @@ def test_no_degree_word_where_the_case_softens_the_seed():
     assert keeps_label(very, "positive", ("positive",)) and keeps_label(also, "positive", ("neutral", "positive"))
 
 
+def test_a_slot_that_softens_takes_no_degree_word_whatever_the_case_expects(repo_dir):
+    """LC12's softened-in-a-list templates expect the seed's own label (the softening covers one
+    adjective of several), so ``keeps_label`` lets a booster in; the slot's own downtoner must keep
+    it out ("is [rather] sappy and [particularly] amateurish"), in the spec and in the suite."""
+    from s2lct.expand.suite_expansion import _slot_softens
+    from s2lct.spec import SeedSlot, load_spec
+
+    spec = load_spec(repo_dir / "specs" / "LC12.yaml")
+    softening = {t.id: any(_slot_softens(p.ops) for p in t.parts if isinstance(p, SeedSlot)) for t in spec.templates}
+    assert softening == {"intensified_positive": False, "intensified_negative": False, "softened_positive": True,
+                         "softened_negative": True, "softened_positive_in_a_list": True, "softened_negative_in_a_list": True}
+    import json
+
+    from s2lct.expand.boosters import is_downtoner, is_intensifier
+
+    cases = [json.loads(line) for line in (repo_dir / "generated" / "LC12.jsonl").read_text(encoding="utf-8").splitlines()]
+    softened = [c for c in cases if c["expansion"] and c["template"].startswith("softened")]
+    assert softened, "LC12's softened cases have expansions to check"
+    assert not [c["text"] for c in softened if any(is_intensifier(m["word"], m["symbol"]) or is_downtoner(m["word"], m["symbol"])
+                                                   for m in c["expansion"]["masks"])]
+
+
 def _variant_case(seed: str, fill: tuple[int, str], variant: str):
     from s2lct.expand.candidates import ExpansionCandidate, MaskFill
     from s2lct.generate.transforms import Variant

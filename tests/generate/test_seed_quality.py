@@ -399,6 +399,9 @@ def test_backshift_refuses_what_it_cannot_do_safely():
     # gave ample opportunity for ... suspense, which director Shekhar Kapur supplies with tremendous skill")
     ("the story gives suspense , which director Shekhar Kapur supplies with skill".split(),
      ["DT", "NN", "VBZ", "NN", ",", "WDT", "NN", "NNP", "NNP", "NNS", "IN", "NN"], (2,)),
+    # an opening free relative's present verb tagged NNS (read 36: "At first I thought that where the film
+    # falters was in its tone")
+    ("where the film falters is in its tone".split(), ["WRB", "DT", "NN", "NNS", "VBZ", "IN", "PRP$", "NN"], (4,)),
 ])
 def test_backshift_refuses_a_seed_it_would_leave_in_two_tenses(tokens, tags, finite):
     with pytest.raises(TransformError):
@@ -415,6 +418,13 @@ def test_backshift_refuses_a_seed_it_would_leave_in_two_tenses(tokens, tags, fin
 def test_backshift_reads_a_relative_clause_only_where_a_verb_hides_in_it(tokens, tags):
     out = apply_ops(tokens, tags, ["backshift"], None, (2,))
     assert [v.tokens[2] for v in out] in (["gave"], ["had"])
+
+
+def test_backshift_reads_a_free_relative_only_where_a_verb_hides_in_it():
+    # the free relative's own verb is tagged; its subject is the plural noun ("fans" is also a verb's form)
+    tokens, tags = "what the fans wanted is a story".split(), ["WP", "DT", "NNS", "VBD", "VBZ", "DT", "NN"]
+    (v,) = apply_ops(tokens, tags, ["backshift"], None, (4,))
+    assert v.tokens[4] == "was"
 
 
 @settings(max_examples=200)

@@ -1,7 +1,7 @@
 """Degree words and what they may grade: the vocabulary and the tests that ``function_words``'
 degree rules share ("[so] strictly routine", "pokes [quite] fun at", "as [very] hard to classify as
-...", "such a debut that it's [so] hard ..."). Kept apart from the rules themselves so that the
-check's module holds the rules and this one the English they stand on.
+...", "such a debut that it's [so] hard ...", "[extremely] deadly dull"). Kept apart from the rules
+themselves so that the check's module holds the rules and this one the English they stand on.
 """
 
 from __future__ import annotations
@@ -29,6 +29,10 @@ EXTREME_ADJECTIVES = frozenset(
     "unforgettable unmistakable full first-rate top-notch irresistible hilarious astonishing astounding breathtaking sublime "
     "exquisite dazzling pure great negligible".split()
 )
+#: adjectives that are or are not, with no degree between: a scalar booster does not grade them ("the
+#: [incredibly] inexorable passage", read 38); "quite" and "so" may ("quite inevitable")
+NONGRADABLE_ADJECTIVES = frozenset({"inexorable", "inevitable", "infinite", "eternal", "entire", "whole", "mere", "sheer",
+                                    "main", "principal", "chief", "sole", "unanimous", "fatal", "final", "initial"})
 #: emphasis that stacks on a degree word of the same sense ("really very good", "truly very fine")
 DEGREE_EMPHASIS = frozenset({"really", "truly", "very"})
 #: quantifiers the tagger calls adjectives, which these degree words do modify ("so few chances")
@@ -53,14 +57,29 @@ def in_equative(toks: Sequence[str], p: int) -> bool:
 EMPHASIS_ADVERBS = frozenset({"really", "truly", "definitely", "certainly", "surely", "absolutely", "indeed"})
 
 
-def in_such_that(toks: Sequence[str], p: int) -> bool:
+def in_result_clause(toks: Sequence[str], p: int) -> bool:
     """Whether ``p`` lies in the result clause of "such ... that" ("such a dazzling debut that it's [so]
-    hard to know ...", read 35): "such" already grades, and the clause states its result."""
+    hard to know ...", read 35) or of "so ... that" ("so few movies explore religion that it's [so]
+    disappointing", read 36): "such" or "so" already grades, and the clause states its result. The
+    "so" must grade a word of its own ("so few", "so bad"); "so that" is a purpose clause. The rule
+    takes it only on an adjective ("staring [so] hypnotically at her" in such a clause is fluent)."""
     before = toks[:p]
-    if "such" not in before:
-        return False
-    s = len(before) - 1 - before[::-1].index("such")
-    return "that" in before[s + 1:] and not any(t in CLAUSE_BREAKS for t in before[s + 1:])
+    for word in ("such", "so"):
+        if word not in before:
+            continue
+        s = len(before) - 1 - before[::-1].index(word)
+        if word == "so" and (s + 1 >= p or before[s + 1] == "that"):
+            continue
+        if "that" in before[s + 1:] and not any(t in CLAUSE_BREAKS for t in before[s + 1:]):
+            return True
+    return False
+
+
+#: adjectives and adverbs that intensify the adjective after them without being degree words of
+#: VADER's list: a degree word before them grades a phrase already graded ("[extremely] deadly dull")
+ADJECTIVE_INTENSIFIERS = frozenset({"deadly", "dead", "downright", "plain", "plainly", "flat", "flat-out", "outright", "real",
+                                    "damn", "damned", "darn", "awfully", "terribly", "horribly", "insanely", "wildly",
+                                    "ridiculously", "impossibly", "painfully", "supremely"})
 
 
 #: quantifiers a degree word does not grade, but for the fixed pairs ("very much", "very many")

@@ -71,9 +71,7 @@ masked-LM fills seen in the suite:
   [probably] be not much more than ...", "it appeared to [probably] have been modeled on ..."): it
   qualifies the statement and goes before the verb that takes the infinitive ("probably turns out
   to be"). All four such suite expansions the blind reads met were marked not fluent; the 1,524
-  annotated candidates hold none (their split infinitives are "to [really] ...", which stay); also
-  one before a modal of possibility, which hedges already ("fans [probably] might be
-  disappointed", read 34; "[probably] will" stays);
+  annotated candidates hold none (their split infinitives are "to [really] ...", which stay);
 - read 34's others, under the names above: "quite" before "all" (``article_quite``: "it's [quite]
   all about Anakin"), a degree word on an adjective the seed grades again a few words on
   (``repeat``: "it's [very] slow--very, very slow"), a booster in the conjunct after a toned-down
@@ -82,6 +80,23 @@ masked-LM fills seen in the suite:
 - read 35's: a degree word in the result clause of "such ... that" (``equative_degree``: "such a
   dazzling debut that it's [so] hard to know ..."), an emphasis adverb two words after another
   (``synonym_stack``: "it really is [definitely] worth seeing");
+- read 36's: the result clause of "so ... that" too (``equative_degree``: "so few movies explore
+  religion that it's [so] disappointing"), an adverb the seed has within four words (``repeat``: "is
+  [ultimately] an odd but ultimately satisfying blend"), and ``stacked_degree``: a degree word before
+  a word that already intensifies the adjective after it, a degree word or an intensifying adjective
+  ("[extremely] deadly dull", "[very] extremely dull"); emphasis stays ("[really] very good"), and
+  "so", which grades such a word well ("so very good", "[so] painfully redundant");
+- read 37's, under the names above: a degree word on an adjective the seed has ungraded a few
+  words before (``repeat``: "a boring, sad man being boring and [so] sad"), a downtoner before a
+  conjunct that a booster grades (``hedged_degree``: "the characters are [somewhat] interesting and
+  often very creatively constructed");
+- reads 38 and 39's (both reads of each): "much" a few words after a near-negation
+  (``hedged_degree``: "the movie barely makes [much] sense");
+- read 38's: a scalar booster before an adjective that has no degree (``scalar_extreme``: "the
+  [incredibly] inexorable passage"), an emphasis adverb two words before another (``synonym_stack``:
+  "this is [really] a truly, truly bad movie");
+- ``hedge_modal``: a hedge before a modal of possibility, which hedges already ("fans [probably]
+  might be disappointed", read 34; "[probably] will" stays);
 - ``pleonastic_adjective``: an inserted adjective that says of its noun what the noun already is
   ("a [cinematic] film", "a [comic] comedy", "[dramatic] drama"): WordNet relates the adjective
   (a pertainym or a derivationally related noun) to a word that names one of the noun's own
@@ -114,12 +129,14 @@ from typing import Any
 from s2lct.corpus.shape import FINITE_TAGS
 from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
 from s2lct.expand.checks.degree_words import (
+    ADJECTIVE_INTENSIFIERS,
     CLAUSE_BREAKS,
     CORRELATIVES,
     DEGREE_EMPHASIS,
     EMPHASIS_ADVERBS,
     EXTREME_ADJECTIVES,
     HEDGED_DEGREE,
+    NONGRADABLE_ADJECTIVES,
     PURE_DEGREE,
     QUANTIFIERS,
     SCALAR_BOOSTERS,
@@ -128,7 +145,7 @@ from s2lct.expand.checks.degree_words import (
     extreme_adverb,
     gradable,
     in_equative,
-    in_such_that,
+    in_result_clause,
     is_degree_word,
     verb_object_adjective,
 )
@@ -170,12 +187,12 @@ def wants_an(word: str) -> bool | None:
 
 class FunctionWords:
     name = "function_words"
-    version = "23"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away; 21: degree_target for every degree word before a mostly-noun object, and before a focusing adverb; 22: a hedge before a modal of possibility, "quite all", a degree word on an adjective the seed grades again, a booster after a toned-down conjunct, a degree word in a gapped clause; 23: a degree word in the result clause of "such ... that", an emphasis adverb two words from another
+    version = "24"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away; 21: degree_target for every degree word before a mostly-noun object, and before a focusing adverb; 22: a hedge before a modal of possibility, "quite all", a degree word on an adjective the seed grades again, a booster after a toned-down conjunct, a degree word in a gapped clause; 23: a degree word in the result clause of "such ... that", an emphasis adverb two words from another; 24: a degree word in the result clause of "so ... that", an adverb repeated within four words, stacked_degree, hedge_modal (was reported as hedge_infinitive), a degree word on an adjective the seed has a few words before, a downtoner before a boosted conjunct, a scalar booster before a non-gradable adjective, an emphasis adverb two words before another, "much" after a near-negation
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["repeat", "synonym_stack", "article", "article_quite", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
-                          "degree_comparative", "scalar_extreme", "degree_noun", "degree_adverb", "hedged_degree", "degree_target", "adverb_that", "unlicensed_ever", "hedge_infinitive", "pleonastic_adjective",
-                          "equative_degree", "complementiser_clause"]}
+                          "degree_comparative", "scalar_extreme", "degree_noun", "degree_adverb", "hedged_degree", "degree_target", "adverb_that", "unlicensed_ever", "hedge_infinitive", "hedge_modal", "pleonastic_adjective",
+                          "equative_degree", "stacked_degree", "complementiser_clause"]}
 
     def check(self, items: Sequence[CheckItem], ctx: CheckContext) -> list[CheckResult]:
         out = []
@@ -192,8 +209,8 @@ class FunctionWords:
         neighbours = [q for q in (p - 1, p + 1) if 0 <= q < n]
         if any(toks[q] == w for q in neighbours):
             return "repeat"
-        if tag.startswith("RB") and w.isalpha() and any(0 <= q < n and toks[q] == w and it.tag(q).startswith("RB") for q in (p - 2, p + 2)):
-            return "repeat"  # "Woody Allen [really] has really found"
+        if tag.startswith("RB") and w.isalpha() and any(toks[q] == w and it.tag(q).startswith("RB") for q in range(max(0, p - 4), min(n, p + 5)) if q != p):
+            return "repeat"  # "Woody Allen [really] has really found"; "is [ultimately] an odd but ultimately satisfying" (read 36)
         if len(w) > 1 and w.isalpha() and any(
                 toks[q].isalpha() and len(toks[q]) > 1 and not {w, toks[q]} & DEGREE_EMPHASIS and same_sense(w, toks[q]) for q in neighbours):
             return "synonym_stack"
@@ -224,10 +241,14 @@ class FunctionWords:
             return "predicative_degree"
         if is_degree_word(w) and p + 1 < n and (it.tag(p + 1) in COMPARATIVE_TAGS or toks[p + 1] == "that" or comparative_form(toks[p + 1])):
             return "degree_comparative"
-        if w in SCALAR_BOOSTERS and p + 1 < n and (toks[p + 1] in EXTREME_ADJECTIVES or extreme_adverb(toks[p + 1])):
+        if w in SCALAR_BOOSTERS and p + 1 < n and (toks[p + 1] in EXTREME_ADJECTIVES or toks[p + 1] in NONGRADABLE_ADJECTIVES
+                                                   or extreme_adverb(toks[p + 1])):
             return "scalar_extreme"
         if (w in SCALAR_BOOSTERS or w in ("quite", "very", "so")) and p + 1 < n and degree_before_noun(w, toks[p + 1], it.tag(p + 1)):
             return "degree_noun"
+        if is_degree_word(w) and w not in ("really", "truly", "so") and p + 2 < n and it.tag(p + 2).startswith("JJ") \
+                and (is_degree_word(toks[p + 1]) or toks[p + 1] in ADJECTIVE_INTENSIFIERS):
+            return "stacked_degree"  # "[extremely] deadly dull" (read 36): the phrase has its degree already
         if is_degree_word(w) and w != "so" and p + 2 < n and it.tag(p + 1) == "RB" and adverbs_then_adjective(it, p + 1) \
                 and not is_degree_word(toks[p + 1]) and toks[p + 1] != "not":
             return "degree_adverb"
@@ -246,20 +267,26 @@ class FunctionWords:
         if w in HEDGES and p > 0 and toks[p - 1] == "to":
             return "hedge_infinitive"
         if w in HEDGES and p + 1 < n and toks[p + 1] in POSSIBILITY_MODALS:
-            return "hedge_infinitive"  # "fans [probably] might be disappointed" (read 34): the modal is the hedge already
+            return "hedge_modal"  # "fans [probably] might be disappointed" (read 34): the modal is the hedge already
         if w == "ever" and not _licenses_ever(it, p):
             return "unlicensed_ever"
         if tag == "JJ" and p + 1 < n and it.tag(p + 1) in ("NN", "NNS") and (
                 pleonastic(w, toks[p + 1]) or (p + 2 < n and it.tag(p + 2) in ("NN", "NNS") and pleonastic(w, f"{toks[p + 1]}_{toks[p + 2]}"))):
             return "pleonastic_adjective"
-        if is_degree_word(w) and (in_equative(toks, p) or in_such_that(toks, p)):
+        if is_degree_word(w) and (in_equative(toks, p) or (in_result_clause(toks, p) and p + 1 < n and it.tag(p + 1).startswith("JJ"))):
             return "equative_degree"
-        if w in EMPHASIS_ADVERBS and any(t in EMPHASIS_ADVERBS for t in toks[max(0, p - 2):p]):
-            return "synonym_stack"  # "it really is [definitely] worth seeing" (read 35): one emphasis is enough
-        if is_degree_word(w) and p + 1 < n and it.tag(p + 1).startswith("JJ") and toks[p + 1] in toks[p + 2:p + 7]:
-            return "repeat"  # "it's [very] slow--very, very slow" (read 34): the seed grades its adjective itself, a word later
+        if w in EMPHASIS_ADVERBS and any(t in EMPHASIS_ADVERBS for t in toks[max(0, p - 2):p] + toks[p + 1:p + 3]):
+            return "synonym_stack"  # "it really is [definitely] worth seeing" (read 35), "is [really] a truly, truly bad movie" (read 38)
+        if is_degree_word(w) and p + 1 < n and it.tag(p + 1).startswith("JJ") and toks[p + 1] in toks[p + 2:p + 7] + toks[max(0, p - 6):p]:
+            return "repeat"  # "it's [very] slow--very, very slow" (read 34): the seed grades its adjective itself, a word later;
+            # "a boring, sad man being boring and [so] sad" (read 37): the seed echoes it ungraded, a few words before
         if is_degree_word(w) and p >= 2 and toks[p - 1] == "and" and any(t in DOWNTONERS for t in toks[max(0, p - 5):p - 1]):
             return "hedged_degree"  # "just rather leaden and [particularly] dull" (reads 32, 34): one conjunct toned down, the other up
+        if w == "much" and any(t in NEAR_NEGATIONS for t in toks[max(0, p - 3):p]):
+            return "hedged_degree"  # "the movie barely makes [much] sense" (reads 38, 39, both reads each): "barely" is the degree already
+        if w in DOWNTONERS and any(toks[a] == "and" and any(is_degree_word(t) and t not in DOWNTONERS for t in toks[a + 1:a + 4])
+                                   for a in range(p + 2, min(n, p + 5))):
+            return "hedged_degree"  # "are [somewhat] interesting and often very creatively constructed" (read 37): the same, the other way round
         if is_degree_word(w) and p >= 1 and it.tag(p - 1) in ("NN", "NNS") and p + 1 < n and it.tag(p + 1).startswith("JJ") \
                 and (p + 2 == n or toks[p + 2] in (".", "!", ";")):
             return "degree_target"  # "and the bigger setpieces [so] flat." (read 34): a gapped clause's adjective
@@ -268,6 +295,8 @@ class FunctionWords:
         return None
 
 
+#: near-negations: they grade what follows, and a "much" after them grades it again ("barely makes [much] sense")
+NEAR_NEGATIONS = frozenset({"barely", "hardly", "scarcely"})
 #: modals of possibility: an epistemic adverb before one hedges twice ("[probably] might be disappointed")
 POSSIBILITY_MODALS = frozenset({"might", "may", "could"})
 #: downtoners: after one, a booster in the next conjunct pulls the other way ("rather leaden and [particularly] dull")
