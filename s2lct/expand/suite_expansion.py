@@ -167,9 +167,11 @@ def _slot_softens(ops: Sequence[Any]) -> bool:
     """Whether a slot's ops insert a downtoner (LC12's "somewhat", "rather", "fairly"): a degree word
     filled anywhere in that seed pulls against it ("is [rather] sappy and [particularly] amateurish",
     seen reading LC12's softened-in-a-list cases), whatever the case's expected labels."""
+    from s2lct.expand.checks.degree_words import DOWNTONERS
     from s2lct.spec.templates import Insert
 
-    return any(isinstance(op, Insert) and any(is_downtoner(w, op.tag) for w in op.insert) for op in ops)
+    # VADER's decrementers lack "rather" and "fairly"; the reading rules' list has them
+    return any(isinstance(op, Insert) and any(is_downtoner(w, op.tag) or w.lower() in DOWNTONERS for w in op.insert) for op in ops)
 
 
 def _fill_by_template_degree(c: ExpansionCandidate, seed_tokens: Sequence[str], variant: Variant) -> bool:

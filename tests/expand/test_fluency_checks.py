@@ -156,6 +156,10 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("the inexorable passage of its characters", "DT JJ NN IN PRP$ NNS", {1: ("incredibly", "RB")}, "scalar_extreme"),
         ("this is a truly , truly bad movie", "DT VBZ DT RB , RB JJ NN", {2: ("really", "RB")}, "synonym_stack"),
         ("the movie barely makes sense", "DT NN RB VBZ NN", {4: ("much", "JJ")}, "hedged_degree"),
+        # (read 40, both reads): "that" before a gerund clause; a degree word before "sure to"; "unknowable"
+        ("it is hard to imagine Alan Arkin being better than he is", "PRP VBZ JJ TO VB NNP NNP VBG JJR IN PRP VBZ", {5: ("that", "IN")}, "complementiser_clause"),
+        ("it is a tale that is sure to win hearts", "PRP VBZ DT NN WDT VBZ JJ TO VB NNS", {6: ("really", "RB")}, "degree_target"),
+        ("the adage about women being unknowable", "DT NN IN NNS VBG JJ", {5: ("very", "RB")}, "scalar_extreme"),
         # two words for one sense side by side
         ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
         ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),
@@ -258,6 +262,9 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("the ending is inevitable", "DT NN VBZ JJ", {3: ("quite", "RB")}),
         ("this is a good and , truly , bad movie", "DT VBZ DT JJ CC , RB , JJ NN", {2: ("really", "RB")}),
         ("the movie does n't make sense", "DT NN VBZ RB VB NN", {5: ("much", "JJ")}),  # a plain negation licenses it
+        # "that" before a finite clause whose subject is a gerund's object; a degree word on "sure" alone
+        ("it is hard to imagine Alan Arkin is better", "PRP VBZ JJ TO VB NNP NNP VBZ JJR", {5: ("that", "IN")}),
+        ("I am sure of it", "PRP VBP JJ IN PRP", {2: ("really", "RB")}),
     ],
 )
 def test_function_words_good(seed, tags, fills):

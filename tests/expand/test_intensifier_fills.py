@@ -191,6 +191,11 @@ def test_a_slot_that_softens_takes_no_degree_word_whatever_the_case_expects(repo
     from s2lct.expand.suite_expansion import _slot_softens
     from s2lct.spec import SeedSlot, load_spec
 
+    from s2lct.spec.templates import Insert
+
+    # "rather" alone softens too, though VADER's decrementers lack it
+    assert _slot_softens([Insert(insert=["rather"], before=[{"TAG": "JJ"}])])
+    assert not _slot_softens([Insert(insert=["very"], before=[{"TAG": "JJ"}])])
     spec = load_spec(repo_dir / "specs" / "LC12.yaml")
     softening = {t.id: any(_slot_softens(p.ops) for p in t.parts if isinstance(p, SeedSlot)) for t in spec.templates}
     assert softening == {"intensified_positive": False, "intensified_negative": False, "softened_positive": True,

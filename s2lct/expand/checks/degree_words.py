@@ -32,7 +32,10 @@ EXTREME_ADJECTIVES = frozenset(
 #: adjectives that are or are not, with no degree between: a scalar booster does not grade them ("the
 #: [incredibly] inexorable passage", read 38); "quite" and "so" may ("quite inevitable")
 NONGRADABLE_ADJECTIVES = frozenset({"inexorable", "inevitable", "infinite", "eternal", "entire", "whole", "mere", "sheer",
-                                    "main", "principal", "chief", "sole", "unanimous", "fatal", "final", "initial"})
+                                    "main", "principal", "chief", "sole", "unanimous", "fatal", "final", "initial", "unknowable"})
+#: downtoners: after one, a booster in the next conjunct pulls the other way ("rather leaden and
+#: [particularly] dull"); a template that inserts one softens its seed (``suite_expansion``)
+DOWNTONERS = frozenset({"rather", "fairly", "somewhat", "slightly", "mildly", "moderately", "pretty"})
 #: emphasis that stacks on a degree word of the same sense ("really very good", "truly very fine")
 DEGREE_EMPHASIS = frozenset({"really", "truly", "very"})
 #: quantifiers the tagger calls adjectives, which these degree words do modify ("so few chances")

@@ -95,6 +95,10 @@ masked-LM fills seen in the suite:
 - read 38's: a scalar booster before an adjective that has no degree (``scalar_extreme``: "the
   [incredibly] inexorable passage"), an emphasis adverb two words before another (``synonym_stack``:
   "this is [really] a truly, truly bad movie");
+- read 40's (both reads): "[that]" before a gerund clause (``complementiser_clause``: "hard to
+  imagine [that] Alan Arkin being better than he is"), a degree word before "sure to", "bound to",
+  "certain to" (``degree_target``: "is [really] sure to win viewers' hearts"), "unknowable" among
+  the adjectives with no degree ("women being [very] unknowable");
 - ``hedge_modal``: a hedge before a modal of possibility, which hedges already ("fans [probably]
   might be disappointed", read 34; "[probably] will" stays);
 - ``pleonastic_adjective``: an inserted adjective that says of its noun what the noun already is
@@ -133,6 +137,7 @@ from s2lct.expand.checks.degree_words import (
     CLAUSE_BREAKS,
     CORRELATIVES,
     DEGREE_EMPHASIS,
+    DOWNTONERS,
     EMPHASIS_ADVERBS,
     EXTREME_ADJECTIVES,
     HEDGED_DEGREE,
@@ -187,7 +192,7 @@ def wants_an(word: str) -> bool | None:
 
 class FunctionWords:
     name = "function_words"
-    version = "24"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away; 21: degree_target for every degree word before a mostly-noun object, and before a focusing adverb; 22: a hedge before a modal of possibility, "quite all", a degree word on an adjective the seed grades again, a booster after a toned-down conjunct, a degree word in a gapped clause; 23: a degree word in the result clause of "such ... that", an emphasis adverb two words from another; 24: a degree word in the result clause of "so ... that", an adverb repeated within four words, stacked_degree, hedge_modal (was reported as hedge_infinitive), a degree word on an adjective the seed has a few words before, a downtoner before a boosted conjunct, a scalar booster before a non-gradable adjective, an emphasis adverb two words before another, "much" after a near-negation
+    version = "24"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away; 21: degree_target for every degree word before a mostly-noun object, and before a focusing adverb; 22: a hedge before a modal of possibility, "quite all", a degree word on an adjective the seed grades again, a booster after a toned-down conjunct, a degree word in a gapped clause; 23: a degree word in the result clause of "such ... that", an emphasis adverb two words from another; 24: a degree word in the result clause of "so ... that", an adverb repeated within four words, stacked_degree, hedge_modal (was reported as hedge_infinitive), a degree word on an adjective the seed has a few words before, a downtoner before a boosted conjunct, a scalar booster before a non-gradable adjective, an emphasis adverb two words before another, "much" after a near-negation, "that" before a gerund clause, a degree word before "sure to", "unknowable" non-gradable
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["repeat", "synonym_stack", "article", "article_quite", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
@@ -257,6 +262,8 @@ class FunctionWords:
             return "hedged_degree"
         if (w in PURE_DEGREE and p + 1 < n and not gradable(it, p + 1)) or (is_degree_word(w) and p + 1 < n and toks[p + 1] in CORRELATIVES):
             return "degree_target"
+        if is_degree_word(w) and p + 2 < n and toks[p + 1] in ("sure", "bound", "certain") and toks[p + 2] == "to":
+            return "degree_target"  # "is [really] sure to win viewers' hearts" (reads 39, 40): "sure to" says what will happen, with no degree
         if is_degree_word(w) and p + 1 < n and verb_object_adjective(it, p + 1):
             return "degree_target"  # "pokes [quite] fun at" (read 32): not only the pure degree words
         if is_degree_word(w) and 0 < p < n - 1 and toks[p - 1] == "of" and it.tag(p + 1).startswith("JJ") \
@@ -299,8 +306,6 @@ class FunctionWords:
 NEAR_NEGATIONS = frozenset({"barely", "hardly", "scarcely"})
 #: modals of possibility: an epistemic adverb before one hedges twice ("[probably] might be disappointed")
 POSSIBILITY_MODALS = frozenset({"might", "may", "could"})
-#: downtoners: after one, a booster in the next conjunct pulls the other way ("rather leaden and [particularly] dull")
-DOWNTONERS = frozenset({"rather", "fairly", "somewhat", "slightly", "mildly", "moderately", "pretty"})
 #: epistemic adverbs: they qualify a statement, and split an infinitive badly ("turns out to [probably] be")
 HEDGES = frozenset({"probably", "perhaps", "maybe", "possibly", "likely", "presumably", "apparently", "certainly", "surely"})
 #: words before it that let "ever" in: negations, questions and conditions, comparisons, "only"
@@ -350,8 +355,8 @@ def _opens_finite_clause(it: CheckItem, p: int) -> bool:
     if p + 1 >= n or it.tag(p + 1).startswith("VB") or it.tag(p + 1) == "MD":
         return False
     for q in range(p + 1, n):
-        if it.tokens[q] in CLAUSE_BREAKS:
-            return False
+        if it.tokens[q] in CLAUSE_BREAKS or it.tokens[q].lower() == "being":
+            return False  # "imagine [that] Alan Arkin being better than he is" (read 40): a gerund clause, its "is" another's
         if it.tag(q) in FINITE_TAGS:
             return True
     return False
