@@ -317,6 +317,7 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
             slot = slots[slot_name]
             rules = spec.seeds[slot.seed].any_of
             first = opening_dropped(seed.tokens) + 1  # the capital evidence is for the word a frame embeds first
+            softens = _slot_softens(slot.ops)
             for c in candidates.get(seed.tokens, ()):  # order is irrelevant: `accepted` is sorted below
                 if repeats_neighbour(c):
                     tally.repeats += 1
@@ -327,7 +328,7 @@ def _add_expansions(r: CapabilityResult, candidates, annotated, tally: Expansion
                 if not keeps_label([(m.word, m.symbol) for m in c.masks], seed.sentence.label, case.expected):
                     tally.capability_rules += 1  # an intensifier in a neutral seed, or in one the case denies
                     continue
-                if _slot_softens(slot.ops) and any(is_intensifier(m.word, m.symbol) or is_downtoner(m.word, m.symbol) for m in c.masks):
+                if softens and any(is_intensifier(m.word, m.symbol) or is_downtoner(m.word, m.symbol) for m in c.masks):
                     tally.capability_rules += 1  # a degree word where the template softens: "is [rather] sappy and [particularly] amateurish"
                     continue
                 if excluded and any(m.word.lower() in excluded for m in c.masks):

@@ -131,6 +131,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from s2lct.corpus.shape import FINITE_TAGS
+from s2lct.expand.boosters import NEAR_NEGATIONS
 from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
 from s2lct.expand.checks.degree_words import (
     ADJECTIVE_INTENSIFIERS,
@@ -289,7 +290,7 @@ class FunctionWords:
             # "a boring, sad man being boring and [so] sad" (read 37): the seed echoes it ungraded, a few words before
         if is_degree_word(w) and p >= 2 and toks[p - 1] == "and" and any(t in DOWNTONERS for t in toks[max(0, p - 5):p - 1]):
             return "hedged_degree"  # "just rather leaden and [particularly] dull" (reads 32, 34): one conjunct toned down, the other up
-        if w == "much" and any(t in NEAR_NEGATIONS for t in toks[max(0, p - 3):p]):
+        if w == "much" and any(t in NEAR_NEGATIONS for t in toks[max(0, p - 3):p]):  # boosters' "hardly", "barely", "scarcely"
             return "hedged_degree"  # "the movie barely makes [much] sense" (reads 38, 39, both reads each): "barely" is the degree already
         if w in DOWNTONERS and any(toks[a] == "and" and any(is_degree_word(t) and t not in DOWNTONERS for t in toks[a + 1:a + 4])
                                    for a in range(p + 2, min(n, p + 5))):
@@ -302,8 +303,6 @@ class FunctionWords:
         return None
 
 
-#: near-negations: they grade what follows, and a "much" after them grades it again ("barely makes [much] sense")
-NEAR_NEGATIONS = frozenset({"barely", "hardly", "scarcely"})
 #: modals of possibility: an epistemic adverb before one hedges twice ("[probably] might be disappointed")
 POSSIBILITY_MODALS = frozenset({"might", "may", "could"})
 #: epistemic adverbs: they qualify a statement, and split an infinitive badly ("turns out to [probably] be")
