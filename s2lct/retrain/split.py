@@ -61,7 +61,8 @@ def seed_texts(case: Case) -> list[str]:
 
 
 def seed_groups(cases: Sequence[Case]) -> dict[str, list[Case]]:
-    """Connected groups of seed sentences (joined by shared cases) → their cases, in suite order."""
+    """Connected groups of seed sentences (joined by shared cases) → their cases, in suite order;
+    each group keyed by its smallest seed text, whatever order the cases come in."""
     parent: dict[str, str] = {}
 
     def find(x: str) -> str:
@@ -79,9 +80,16 @@ def seed_groups(cases: Sequence[Case]) -> dict[str, list[Case]]:
             other = find(t)
             if other != first:
                 parent[other] = first
+    # named by the group's smallest seed text, not by its union-find root: the root depends on the
+    # order cases come in, so adding expansions to a suite would rename groups and reshuffle splits
+    name: dict[str, str] = {}
+    for c in cases:
+        for t in seed_texts(c):
+            root = find(t)
+            name[root] = min(name.get(root, t), t)
     groups: dict[str, list[Case]] = {}
     for c in cases:
-        groups.setdefault(find(seed_texts(c)[0]), []).append(c)
+        groups.setdefault(name[find(seed_texts(c)[0])], []).append(c)
     return groups
 
 

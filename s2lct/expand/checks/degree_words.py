@@ -27,12 +27,13 @@ EXTREME_ADJECTIVES = frozenset(
     "terrible horrible dreadful atrocious abysmal appalling horrendous unbearable unwatchable pointless worthless useless "
     "hopeless disastrous excruciating intolerable impossible essential complete total utter nonexistent priceless "
     "unforgettable unmistakable full first-rate top-notch irresistible hilarious astonishing astounding breathtaking sublime "
-    "exquisite dazzling pure great negligible".split()
+    "exquisite dazzling pure great negligible soulless lifeless joyless charmless witless humorless".split()
 )
 #: adjectives that are or are not, with no degree between: a scalar booster does not grade them ("the
 #: [incredibly] inexorable passage", read 38); "quite" and "so" may ("quite inevitable")
 NONGRADABLE_ADJECTIVES = frozenset({"inexorable", "inevitable", "infinite", "eternal", "entire", "whole", "mere", "sheer",
-                                    "main", "principal", "chief", "sole", "unanimous", "fatal", "final", "initial", "unknowable"})
+                                    "main", "principal", "chief", "sole", "unanimous", "fatal", "final", "initial", "unknowable",
+                                    "unafraid", "incapable", "unable"})
 #: downtoners: after one, a booster in the next conjunct pulls the other way ("rather leaden and
 #: [particularly] dull"); a template that inserts one softens its seed (``suite_expansion``)
 DOWNTONERS = frozenset({"rather", "fairly", "somewhat", "slightly", "mildly", "moderately", "pretty"})
@@ -40,6 +41,11 @@ DOWNTONERS = frozenset({"rather", "fairly", "somewhat", "slightly", "mildly", "m
 DEGREE_EMPHASIS = frozenset({"really", "truly", "very"})
 #: quantifiers the tagger calls adjectives, which these degree words do modify ("so few chances")
 QUANTIFIERS = frozenset({"few", "little", "many", "much"})
+#: quantifiers a fill may be, and the nouns that say a quantity already ("a lot of [many] flags", read 42)
+QUANTIFIER_FILLS = frozenset({"many", "much", "few", "several", "numerous"})
+QUANTITY_NOUNS = frozenset({"lot", "lots", "plenty", "number", "bunch", "couple", "deal", "handful", "dozens", "hundreds"})
+#: adjective + noun idioms whose adjective takes no degree word ("a [very] fair amount", read 42; "a [so] great deal")
+DEGREE_IDIOMS = frozenset({("fair", "amount"), ("fair", "share"), ("fair", "number"), ("fair", "bit"), ("good", "deal"), ("great", "deal")})
 
 
 def in_equative(toks: Sequence[str], p: int) -> bool:

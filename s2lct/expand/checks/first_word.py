@@ -17,13 +17,16 @@ from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluen
 OPENERS = frozenset(
     "and but so or nor yet plus then also still however thus hence therefore besides anyway anyhow well now though "
     "although because instead meanwhile otherwise indeed moreover furthermore again too oh yes sure okay ok "
-    "finally actually basically honestly admittedly ultimately overall".split()
+    "finally actually basically honestly admittedly ultimately overall "
+    # a hedge or a frequency before the whole opinion makes it partial ("[Sometimes] it is very amusing,
+    # and that's all it needs to be", read 43, both reads; "[Perhaps] this was one baaaaaaaaad movie")
+    "sometimes occasionally often perhaps maybe probably possibly".split()
 )
 
 
 class FirstWord:
     name = "first_word"
-    version = "1"
+    version = "2"  # 2: hedges and frequency adverbs as openers
 
     def __init__(self, openers: Sequence[str] | None = None) -> None:
         self.openers = frozenset(w.lower() for w in openers) if openers is not None else OPENERS

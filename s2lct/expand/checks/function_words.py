@@ -99,6 +99,17 @@ masked-LM fills seen in the suite:
   imagine [that] Alan Arkin being better than he is"), a degree word before "sure to", "bound to",
   "certain to" (``degree_target``: "is [really] sure to win viewers' hearts"), "unknowable" among
   the adjectives with no degree ("women being [very] unknowable");
+- stop 48's reads (the band a lower selector threshold adds, reads 41-44; both reads of each
+  unless noted): ``own`` after "its", "your", a common noun's "'s" or in "out of her [own] depth"
+  ("its [own] lighting"; "finds his [own] inspiration" stays); ``place_adverb``: "here"/"there"
+  before anything but a verb, or after "this"/"it" ("it's a masterpiece [here]", "this is so bad
+  [here]"; "the concept [here] is" stays); ``sequence_then`` ("and [then] the action looks
+  fake"); ``especially`` ("it's [especially] drab"); ``quantifier_stack`` ("a lot of [many]
+  flags"); ``question_complementiser`` ("hard to believe [whether]"); ``idiom`` ("left a lot to
+  [really] be desired", "a [very] fair amount", "not to [really] mention", "with whom to
+  [really] spend"); ``degree_target`` before "wrong with" and after "would-be"; no scalar degree
+  on "-less" adjectives of lack, "unafraid", "incapable", "unable" ("a [very] soulless jumble");
+  ``repeat`` six words either way (one read);
 - ``hedge_modal``: a hedge before a modal of possibility, which hedges already ("fans [probably]
   might be disappointed", read 34; "[probably] will" stays);
 - ``pleonastic_adjective``: an inserted adjective that says of its noun what the noun already is
@@ -132,19 +143,23 @@ from typing import Any
 
 from s2lct.corpus.shape import FINITE_TAGS
 from s2lct.expand.boosters import NEAR_NEGATIONS
+from s2lct.expand.checks.articles import wants_an
 from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluency_checks
 from s2lct.expand.checks.degree_words import (
     ADJECTIVE_INTENSIFIERS,
     CLAUSE_BREAKS,
     CORRELATIVES,
     DEGREE_EMPHASIS,
+    DEGREE_IDIOMS,
     DOWNTONERS,
     EMPHASIS_ADVERBS,
     EXTREME_ADJECTIVES,
     HEDGED_DEGREE,
     NONGRADABLE_ADJECTIVES,
     PURE_DEGREE,
+    QUANTIFIER_FILLS,
     QUANTIFIERS,
+    QUANTITY_NOUNS,
     SCALAR_BOOSTERS,
     adverbs_then_adjective,
     degree_before_noun,
@@ -172,33 +187,17 @@ COMPLEX_PREPOSITIONS = frozenset(
      ("due", "to"), ("next", "to"), ("according", "to"), ("into", "than"), ("than", "in"), ("than", "on"),
      ("than", "at"), ("than", "for"), ("than", "with"), ("than", "of"), ("than", "to")}
 )
-_AN_EXCEPTIONS = ("hour", "honest", "honou", "honor", "heir")
-_A_EXCEPTIONS = ("uni", "use", "usu", "uti", "eu", "one", "once", "ubiq", "ura", "uro")
-
-
-def wants_an(word: str) -> bool | None:
-    """Whether "an" (True) or "a" (False) goes before ``word`` (spelling heuristic); None for
-    non-words (numbers, punctuation), which are not judged."""
-    w = word.lower()
-    if not w[:1].isalpha():
-        return None
-    if w.startswith(_AN_EXCEPTIONS):
-        return True
-    if w.startswith(_A_EXCEPTIONS):
-        return False
-    if 1 < len(word) <= 4 and word.isupper():  # acronyms: "an FBI agent"
-        return w[0] in "aefhilmnorsx"
-    return w[0] in "aeiou"
 
 
 class FunctionWords:
     name = "function_words"
-    version = "24"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away; 21: degree_target for every degree word before a mostly-noun object, and before a focusing adverb; 22: a hedge before a modal of possibility, "quite all", a degree word on an adjective the seed grades again, a booster after a toned-down conjunct, a degree word in a gapped clause; 23: a degree word in the result clause of "such ... that", an emphasis adverb two words from another; 24: a degree word in the result clause of "so ... that", an adverb repeated within four words, stacked_degree, hedge_modal (was reported as hedge_infinitive), a degree word on an adjective the seed has a few words before, a downtoner before a boosted conjunct, a scalar booster before a non-gradable adjective, an emphasis adverb two words before another, "much" after a near-negation, "that" before a gerund clause, a degree word before "sure to", "unknowable" non-gradable
+    version = "25"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away; 21: degree_target for every degree word before a mostly-noun object, and before a focusing adverb; 22: a hedge before a modal of possibility, "quite all", a degree word on an adjective the seed grades again, a booster after a toned-down conjunct, a degree word in a gapped clause; 23: a degree word in the result clause of "such ... that", an emphasis adverb two words from another; 24: a degree word in the result clause of "so ... that", an adverb repeated within four words, stacked_degree, hedge_modal (was reported as hedge_infinitive), a degree word on an adjective the seed has a few words before, a downtoner before a boosted conjunct, a scalar booster before a non-gradable adjective, an emphasis adverb two words before another, "much" after a near-negation, "that" before a gerund clause, a degree word before "sure to", "unknowable" non-gradable; 25: "own" after "its", "your" or a common noun's "'s", place_adverb, sequence_then, especially, "-less" adjectives of lack extreme, quantifier_stack, question_complementiser, idiom (also "not to mention", "whom to"), degree_target before "wrong with", "unafraid", "incapable", "unable" non-gradable; place_adverb on "here" before anything but a verb, "out of her [own]", "would-be [very]", repeat within six words
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["repeat", "synonym_stack", "article", "article_quite", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
                           "degree_comparative", "scalar_extreme", "degree_noun", "degree_adverb", "hedged_degree", "degree_target", "adverb_that", "unlicensed_ever", "hedge_infinitive", "hedge_modal", "pleonastic_adjective",
-                          "equative_degree", "stacked_degree", "complementiser_clause"]}
+                          "equative_degree", "stacked_degree", "complementiser_clause", "place_adverb", "sequence_then", "especially",
+                          "quantifier_stack", "question_complementiser", "idiom"]}
 
     def check(self, items: Sequence[CheckItem], ctx: CheckContext) -> list[CheckResult]:
         out = []
@@ -215,8 +214,9 @@ class FunctionWords:
         neighbours = [q for q in (p - 1, p + 1) if 0 <= q < n]
         if any(toks[q] == w for q in neighbours):
             return "repeat"
-        if tag.startswith("RB") and w.isalpha() and any(toks[q] == w and it.tag(q).startswith("RB") for q in range(max(0, p - 4), min(n, p + 5)) if q != p):
-            return "repeat"  # "Woody Allen [really] has really found"; "is [ultimately] an odd but ultimately satisfying" (read 36)
+        if tag.startswith("RB") and w.isalpha() and any(toks[q] == w and it.tag(q).startswith("RB") for q in range(max(0, p - 6), min(n, p + 7)) if q != p):
+            return "repeat"  # "Woody Allen [really] has really found"; "is [ultimately] an odd but ultimately satisfying" (read 36);
+            # "it was really unclear why this project [really] was undertaken" (read 44): six words either way
         if len(w) > 1 and w.isalpha() and any(
                 toks[q].isalpha() and len(toks[q]) > 1 and not {w, toks[q]} & DEGREE_EMPHASIS and same_sense(w, toks[q]) for q in neighbours):
             return "synonym_stack"
@@ -236,6 +236,28 @@ class FunctionWords:
                     return "determiner_stack"
         if w == "own" and not (p > 0 and (it.tag(p - 1) in ("PRP$", "POS") or toks[p - 1] in ("'s", "'", "my", "your", "his", "her", "its", "our", "their"))):
             return "own"
+        if w == "own" and p > 0 and (toks[p - 1] in ("its", "your") or (toks[p - 1] in ("'s", "'") and p > 1 and it.tag(p - 2) in ("NN", "NNS"))
+                                     or toks[max(0, p - 3):p - 1] == ["out", "of"]):  # "out of her [own] depth" (read 44)
+            return "own"  # "the grayish quality of its [own] lighting", "the film's [own] tone", "hairs on your [own] chest" (band read 48)
+        if w in ("here", "there") and tag.startswith("RB") and (
+                toks[p - 1:p] in (["this"], ["that"], ["it"])
+                or not (p + 1 < n and (it.tag(p + 1).startswith("VB") or it.tag(p + 1) == "MD") or (p > 0 and it.tag(p - 1) == "VBN"))):
+            return "place_adverb"  # "it's a masterpiece [here]", "this thing [here]" (band read 48), "this is so bad [here]",
+            # "this movie is maddening [here]" (read 44, both reads): "the concept [here] is", "may be disappointed [here]" stay
+        if w in QUANTIFIER_FILLS and p >= 2 and toks[p - 1] == "of" and toks[p - 2] in QUANTITY_NOUNS:
+            return "quantifier_stack"  # "a lot of [many] metaphoric flags" (read 42, both reads): the quantity is said
+        if w in ("whether", "if") and tag == "IN":
+            return "question_complementiser"  # "hard to believe [whether] these jokers" (read 42, both reads): a claim made a question
+        if p + 2 < n and ((toks[p - 1:p] == ["to"] and toks[p + 1:p + 3] == ["be", "desired"])
+                          or (is_degree_word(w) and (toks[p + 1], toks[p + 2]) in DEGREE_IDIOMS)):
+            return "idiom"  # "left a lot to [really] be desired", "a [very] fair amount of suspense" (read 42; read 22)
+        if p >= 2 and p + 1 < n and ((toks[p - 2:p] == ["not", "to"] and toks[p + 1] == "mention")
+                                     or (toks[p - 1] == "to" and toks[p - 2] in ("whom", "which"))):
+            return "idiom"  # "(not to [really] mention ...)", "a character with whom to [really] spend 110 minutes" (read 43, both reads)
+        if w == "then" and tag.startswith("RB"):
+            return "sequence_then"  # "the jokes are flat, and [then] the action looks fake" (band read 48): the seed tells no sequence
+        if w == "especially":
+            return "especially"  # "it's [especially] drab", "[especially] like a spring-break orgy" (band read 48): no set to single out of
         if w in INDEFINITE and any(toks[q] in INDEFINITE or it.tag(q) == "PRP" for q in neighbours):
             return "pronoun_stack"
         if tag in PREPOSITIONS:
@@ -263,6 +285,10 @@ class FunctionWords:
             return "hedged_degree"
         if (w in PURE_DEGREE and p + 1 < n and not gradable(it, p + 1)) or (is_degree_word(w) and p + 1 < n and toks[p + 1] in CORRELATIVES):
             return "degree_target"
+        if is_degree_word(w) and p > 0 and toks[p - 1] == "would-be":
+            return "degree_target"  # "an overemphatic, would-be [very] wacky ... farce" (read 44, both reads): a pretension has no degree
+        if is_degree_word(w) and p + 2 < n and toks[p + 1] in ("wrong", "right") and toks[p + 2] == "with":
+            return "degree_target"  # "what's [quite] wrong with this ... aspect" (read 43, both reads): what is wrong, no degree
         if is_degree_word(w) and p + 2 < n and toks[p + 1] in ("sure", "bound", "certain") and toks[p + 2] == "to":
             return "degree_target"  # "is [really] sure to win viewers' hearts" (reads 39, 40): "sure to" says what will happen, with no degree
         if is_degree_word(w) and p + 1 < n and verb_object_adjective(it, p + 1):
