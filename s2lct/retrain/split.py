@@ -75,21 +75,15 @@ def seed_groups(cases: Sequence[Case]) -> dict[str, list[Case]]:
 
     for c in cases:
         texts = seed_texts(c)
-        first = find(texts[0])
         for t in texts[1:]:
-            other = find(t)
-            if other != first:
-                parent[other] = first
-    # named by the group's smallest seed text, not by its union-find root: the root depends on the
-    # order cases come in, so adding expansions to a suite would rename groups and reshuffle splits
-    name: dict[str, str] = {}
-    for c in cases:
-        for t in seed_texts(c):
-            root = find(t)
-            name[root] = min(name.get(root, t), t)
+            a, b = find(texts[0]), find(t)
+            if a != b:
+                # the smaller text roots the union, so a group's root is its smallest seed text: with
+                # the first-come root, adding expansions to a suite renamed groups and reshuffled splits
+                parent[max(a, b)] = min(a, b)
     groups: dict[str, list[Case]] = {}
     for c in cases:
-        groups.setdefault(name[find(seed_texts(c)[0])], []).append(c)
+        groups.setdefault(find(seed_texts(c)[0]), []).append(c)
     return groups
 
 

@@ -234,11 +234,8 @@ class FunctionWords:
             for q in neighbours:
                 if it.tag(q) in DETERMINERS and not (q == p + 1 and w in PREDETERMINERS) and not (q == p - 1 and toks[q] in PREDETERMINERS):
                     return "determiner_stack"
-        if w == "own" and not (p > 0 and (it.tag(p - 1) in ("PRP$", "POS") or toks[p - 1] in ("'s", "'", "my", "your", "his", "her", "its", "our", "their"))):
+        if w == "own" and not _owner_before(it, p):
             return "own"
-        if w == "own" and p > 0 and (toks[p - 1] in ("its", "your") or (toks[p - 1] in ("'s", "'") and p > 1 and it.tag(p - 2) in ("NN", "NNS"))
-                                     or toks[max(0, p - 3):p - 1] == ["out", "of"]):  # "out of her [own] depth" (read 44)
-            return "own"  # "the grayish quality of its [own] lighting", "the film's [own] tone", "hairs on your [own] chest" (band read 48)
         if w in ("here", "there") and tag.startswith("RB") and (
                 toks[p - 1:p] in (["this"], ["that"], ["it"])
                 or not (p + 1 < n and (it.tag(p + 1).startswith("VB") or it.tag(p + 1) == "MD") or (p > 0 and it.tag(p - 1) == "VBN"))):
@@ -349,6 +346,18 @@ def _licenses_ever(it: CheckItem, p: int) -> bool:
         return True
     return "?" in toks or any(it.tag(q) in ("JJR", "RBR") for q in range(p + 1, len(toks))) \
         or (p + 1 < len(toks) and toks[p + 1] in ("since", "after", "so"))
+
+
+def _owner_before(it: CheckItem, q: int) -> bool:
+    """Whether "own" at ``q`` follows a person's possessive ("finds his [own] inspiration"): not
+    "its", a common noun's "'s", generic "your" ("its [own] lighting", "the film's [own] tone", band
+    read 48), "out of her [own] depth" (read 44) or no possessive ("worth the [own] concentration")."""
+    toks = [t.lower() for t in it.tokens]
+    if q == 0 or toks[q - 1] in ("its", "your") or toks[max(0, q - 3):q - 1] == ["out", "of"]:
+        return False
+    if toks[q - 1] in ("'s", "'"):
+        return not (q > 1 and it.tag(q - 2) in ("NN", "NNS"))
+    return it.tag(q - 1) in ("PRP$", "POS") or toks[q - 1] in ("my", "his", "her", "our", "their")
 
 
 _ADJECTIVAL = frozenset({"JJ", "JJR", "JJS", "VBN", "VBG"})
