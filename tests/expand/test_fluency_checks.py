@@ -188,6 +188,20 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("an actress who is out of her depth", "DT NN WP VBZ IN IN PRP$ NN", {7: ("own", "JJ")}, "own"),
         ("an overemphatic , would-be wacky farce", "DT JJ , JJ JJ NN", {4: ("very", "RB")}, "degree_target"),
         ("it was really unclear why this project was undertaken", "PRP VBD RB JJ WRB DT NN VBD VBN", {7: ("really", "RB")}, "repeat"),
+        # version 26 (read 45, both reads): a frequency the seed states; a degree word on an adverb before a hyphenated compound
+        ("a church that assembles a haunted house each year", "DT NN WDT VBZ DT JJ NN DT NN", {3: ("sometimes", "RB")}, "frequency_clash"),
+        ("the show plays every night", "DT NN VBZ DT NN", {2: ("often", "RB")}, "frequency_clash"),
+        ("Bogdanich is unashamedly pro-Serbian and makes little attempt", "NNP VBZ RB NNP CC VBZ JJ NN", {2: ("very", "RB")}, "degree_adverb"),
+        # version 27 (read 46, both reads): verb idioms; a quantity the seed never gave; a hedge on a list; an outcome adverb in an infinitive
+        ("a sentimental mess that never rings true", "DT JJ NN WDT RB VBZ JJ", {6: ("very", "RB")}, "idiom"),
+        ("it gets old quickly", "PRP VBZ JJ RB", {2: ("very", "RB")}, "idiom"),
+        ("its absurdities are tantamount to insulting", "PRP$ NNS VBP JJ TO VBG", {3: ("quite", "RB")}, "idiom"),
+        ("the movie is full of fine performances", "DT NN VBZ JJ IN JJ NNS", {5: ("many", "JJ")}, "quantifier_stack"),
+        ("these are lives worth watching", "DT VBP NNS JJ VBG", {2: ("many", "JJ")}, "quantifier_stack"),
+        ("it is messy , uncouth and absurd", "PRP VBZ JJ , JJ CC JJ", {2: ("somewhat", "RB")}, "hedged_degree"),
+        ("the vibe was druggy and self-indulgent", "DT NN VBD JJ CC JJ", {3: ("somewhat", "RB")}, "hedged_degree"),
+        ("a director who understands how to create a mood", "DT NN WP VBZ WRB TO VB DT NN", {6: ("ultimately", "RB")}, "hedge_infinitive"),
+        ("a filmmaking methodology that alienates", "DT NN NN WDT VBZ", {1: ("cinematic", "JJ")}, "pleonastic_adjective"),  # a compound WordNet lacks
         # two words for one sense side by side
         ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
         ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),
@@ -309,6 +323,18 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("the verdict is fair", "DT NN VBZ JJ", {3: ("very", "RB")}),
         ("I want to spend 110 minutes with him", "PRP VBP TO VB CD NNS IN PRP", {3: ("really", "RB")}),  # "to really spend"
         ("what 's wrong is the script", "WP VBZ JJ VBZ DT NN", {2: ("so", "RB")}),  # "so wrong" with no "with"
+        # a frequency adverb where the seed states none ("each" of a thing, not of a time); a degree word on a
+        # manner adverb before a verb, and on a hyphenated compound itself
+        ("a church that assembles a haunted house for each visitor", "DT NN WDT VBZ DT JJ NN IN DT NN", {3: ("sometimes", "RB")}),
+        ("it plays like a sitcom", "PRP VBZ IN DT NN", {2: ("often", "RB")}),
+        ("he is sloppily made up", "PRP VBZ RB VBN RP", {2: ("very", "RB")}),
+        ("it is well-made", "PRP VBZ JJ", {2: ("very", "RB")}),
+        # a degree word on "true" outside the idiom; "many" before its noun after a verb; a downtoner on one adjective;
+        # an outcome adverb before the verb that takes the infinitive
+        ("the dialogue is true to life", "DT NN VBZ JJ TO NN", {3: ("very", "RB")}),
+        ("the movie has fine performances", "DT NN VBZ JJ NNS", {3: ("many", "JJ")}),
+        ("the vibe was druggy and the plot thin", "DT NN VBD JJ CC DT NN JJ", {3: ("somewhat", "RB")}),
+        ("he manages to create a mood", "PRP VBZ TO VB DT NN", {1: ("ultimately", "RB")}),
     ],
 )
 def test_function_words_good(seed, tags, fills):

@@ -33,7 +33,7 @@ EXTREME_ADJECTIVES = frozenset(
 #: [incredibly] inexorable passage", read 38); "quite" and "so" may ("quite inevitable")
 NONGRADABLE_ADJECTIVES = frozenset({"inexorable", "inevitable", "infinite", "eternal", "entire", "whole", "mere", "sheer",
                                     "main", "principal", "chief", "sole", "unanimous", "fatal", "final", "initial", "unknowable",
-                                    "unafraid", "incapable", "unable"})
+                                    "unafraid", "incapable", "unable", "tantamount"})
 #: downtoners: after one, a booster in the next conjunct pulls the other way ("rather leaden and
 #: [particularly] dull"); a template that inserts one softens its seed (``suite_expansion``)
 DOWNTONERS = frozenset({"rather", "fairly", "somewhat", "slightly", "mildly", "moderately", "pretty"})
@@ -45,7 +45,10 @@ QUANTIFIERS = frozenset({"few", "little", "many", "much"})
 QUANTIFIER_FILLS = frozenset({"many", "much", "few", "several", "numerous"})
 QUANTITY_NOUNS = frozenset({"lot", "lots", "plenty", "number", "bunch", "couple", "deal", "handful", "dozens", "hundreds"})
 #: adjective + noun idioms whose adjective takes no degree word ("a [very] fair amount", read 42; "a [so] great deal")
-DEGREE_IDIOMS = frozenset({("fair", "amount"), ("fair", "share"), ("fair", "number"), ("fair", "bit"), ("good", "deal"), ("great", "deal")})
+#: a verb and its predicate that make one idiom: a degree word between them breaks it ("never rings [very] true", read 46)
+VERB_IDIOMS = frozenset({(v, a) for v in ("ring", "rings", "rang", "rung", "ringing") for a in ("true", "false", "hollow")}
+                        | {(v, "old") for v in ("get", "gets", "got", "gotten", "getting", "grow", "grows", "grew", "growing")})
+DEGREE_IDIOMS = frozenset({("fair", "amount"), ("fair", "share"), ("fair", "number"), ("fair", "bit"), ("good", "deal"), ("great", "deal"), ("tantamount", "to")})
 
 
 def in_equative(toks: Sequence[str], p: int) -> bool:
@@ -118,11 +121,12 @@ HEDGED_DEGREE = frozenset({("kind", "of"), ("sort", "of")})
 
 def adverbs_then_adjective(it: CheckItem, q: int) -> bool:
     """Whether the adverb at ``q`` starts a list of adverbs ("hilariously, gloriously") that ends
-    in an adjective."""
+    in an adjective, or in a hyphenated compound, which after an adverb is one whatever the
+    parser tags it ("unashamedly pro-Serbian", read 45)."""
     n = len(it.tokens)
     while q + 1 < n:
         nxt = it.tag(q + 1)
-        if nxt == "JJ":
+        if nxt == "JJ" or _hyphenated(it.tokens[q + 1]):
             return True
         if nxt == "RB":
             q += 1
@@ -131,6 +135,11 @@ def adverbs_then_adjective(it: CheckItem, q: int) -> bool:
         else:
             return False
     return False
+
+
+def _hyphenated(word: str) -> bool:
+    parts = word.split("-")
+    return len(parts) > 1 and all(p.isalpha() for p in parts)
 
 
 #: correlative coordinators: a degree word before them has nothing to grade ("was [quite] both inspiring and pure joy")

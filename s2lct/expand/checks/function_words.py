@@ -110,6 +110,13 @@ masked-LM fills seen in the suite:
   [really] spend"); ``degree_target`` before "wrong with" and after "would-be"; no scalar degree
   on "-less" adjectives of lack, "unafraid", "incapable", "unable" ("a [very] soulless jumble");
   ``repeat`` six words either way (one read);
+- read 45's (both reads): ``frequency_clash``, a frequency adverb where the sentence states how
+  often ("a church that [sometimes] assembles a haunted house each year"), and ``degree_adverb``
+  before a hyphenated compound ("is [very] unashamedly pro-Serbian");
+- read 46's (both reads): ``idiom`` on "never rings [very] true", "gets [very] old";
+  ``quantifier_stack`` on "full of [many] fine performances", "these are [many] lives";
+  ``hedged_degree`` on a downtoner before a list of adjectives ("[somewhat] messy, uncouth, ...");
+  ``hedge_infinitive`` on "how to [ultimately] create"; "[quite] tantamount to" (non-gradable);
 - ``hedge_modal``: a hedge before a modal of possibility, which hedges already ("fans [probably]
   might be disappointed", read 34; "[probably] will" stays);
 - ``pleonastic_adjective``: an inserted adjective that says of its noun what the noun already is
@@ -148,6 +155,7 @@ from s2lct.expand.checks.base import CheckContext, CheckItem, CheckResult, fluen
 from s2lct.expand.checks.degree_words import (
     ADJECTIVE_INTENSIFIERS,
     CLAUSE_BREAKS,
+    COPULAS,
     CORRELATIVES,
     DEGREE_EMPHASIS,
     DEGREE_IDIOMS,
@@ -161,6 +169,7 @@ from s2lct.expand.checks.degree_words import (
     QUANTIFIERS,
     QUANTITY_NOUNS,
     SCALAR_BOOSTERS,
+    VERB_IDIOMS,
     adverbs_then_adjective,
     degree_before_noun,
     extreme_adverb,
@@ -170,6 +179,8 @@ from s2lct.expand.checks.degree_words import (
     is_degree_word,
     verb_object_adjective,
 )
+from s2lct.expand.checks.frequency import FREQUENCY_ADVERBS, frequency_stated
+from s2lct.expand.checks.licensing import licenses_ever, owner_before
 from s2lct.expand.checks.word_senses import comparative_form, pleonastic, same_sense
 
 DETERMINERS = frozenset({"DT", "PRP$", "WDT", "WP$"})
@@ -191,13 +202,13 @@ COMPLEX_PREPOSITIONS = frozenset(
 
 class FunctionWords:
     name = "function_words"
-    version = "25"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away; 21: degree_target for every degree word before a mostly-noun object, and before a focusing adverb; 22: a hedge before a modal of possibility, "quite all", a degree word on an adjective the seed grades again, a booster after a toned-down conjunct, a degree word in a gapped clause; 23: a degree word in the result clause of "such ... that", an emphasis adverb two words from another; 24: a degree word in the result clause of "so ... that", an adverb repeated within four words, stacked_degree, hedge_modal (was reported as hedge_infinitive), a degree word on an adjective the seed has a few words before, a downtoner before a boosted conjunct, a scalar booster before a non-gradable adjective, an emphasis adverb two words before another, "much" after a near-negation, "that" before a gerund clause, a degree word before "sure to", "unknowable" non-gradable; 25: "own" after "its", "your" or a common noun's "'s", place_adverb, sequence_then, especially, "-less" adjectives of lack extreme, quantifier_stack, question_complementiser, idiom (also "not to mention", "whom to"), degree_target before "wrong with", "unafraid", "incapable", "unable" non-gradable; place_adverb on "here" before anything but a verb, "out of her [own]", "would-be [very]", repeat within six words
+    version = "27"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away; 21: degree_target for every degree word before a mostly-noun object, and before a focusing adverb; 22: a hedge before a modal of possibility, "quite all", a degree word on an adjective the seed grades again, a booster after a toned-down conjunct, a degree word in a gapped clause; 23: a degree word in the result clause of "such ... that", an emphasis adverb two words from another; 24: a degree word in the result clause of "so ... that", an adverb repeated within four words, stacked_degree, hedge_modal (was reported as hedge_infinitive), a degree word on an adjective the seed has a few words before, a downtoner before a boosted conjunct, a scalar booster before a non-gradable adjective, an emphasis adverb two words before another, "much" after a near-negation, "that" before a gerund clause, a degree word before "sure to", "unknowable" non-gradable; 25: "own" after "its", "your" or a common noun's "'s", place_adverb, sequence_then, especially, "-less" adjectives of lack extreme, quantifier_stack, question_complementiser, idiom (also "not to mention", "whom to"), degree_target before "wrong with", "unafraid", "incapable", "unable" non-gradable; place_adverb on "here" before anything but a verb, "out of her [own]", "would-be [very]", repeat within six words; 26: frequency_clash, degree_adverb before a hyphenated compound; 27: verb idioms ("rings true"), "many" after a preposition or copula, a downtoner on a list of adjectives, "ultimately"/"finally"/"eventually" after "to", "tantamount" non-gradable
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["repeat", "synonym_stack", "article", "article_quite", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
                           "degree_comparative", "scalar_extreme", "degree_noun", "degree_adverb", "hedged_degree", "degree_target", "adverb_that", "unlicensed_ever", "hedge_infinitive", "hedge_modal", "pleonastic_adjective",
                           "equative_degree", "stacked_degree", "complementiser_clause", "place_adverb", "sequence_then", "especially",
-                          "quantifier_stack", "question_complementiser", "idiom"]}
+                          "quantifier_stack", "question_complementiser", "idiom", "frequency_clash"]}
 
     def check(self, items: Sequence[CheckItem], ctx: CheckContext) -> list[CheckResult]:
         out = []
@@ -234,7 +245,7 @@ class FunctionWords:
             for q in neighbours:
                 if it.tag(q) in DETERMINERS and not (q == p + 1 and w in PREDETERMINERS) and not (q == p - 1 and toks[q] in PREDETERMINERS):
                     return "determiner_stack"
-        if w == "own" and not _owner_before(it, p):
+        if w == "own" and not owner_before(it, p):
             return "own"
         if w in ("here", "there") and tag.startswith("RB") and (
                 toks[p - 1:p] in (["this"], ["that"], ["it"])
@@ -248,11 +259,17 @@ class FunctionWords:
         if p + 2 < n and ((toks[p - 1:p] == ["to"] and toks[p + 1:p + 3] == ["be", "desired"])
                           or (is_degree_word(w) and (toks[p + 1], toks[p + 2]) in DEGREE_IDIOMS)):
             return "idiom"  # "left a lot to [really] be desired", "a [very] fair amount of suspense" (read 42; read 22)
+        if is_degree_word(w) and 0 < p < n - 1 and (toks[p - 1], toks[p + 1]) in VERB_IDIOMS:
+            return "idiom"  # "never rings [very] true", "it gets [very] old quickly" (read 46, both reads)
+        if w in ("many", "several", "numerous") and p > 0 and (it.tag(p - 1) == "IN" or toks[p - 1] in COPULAS):
+            return "quantifier_stack"  # "full of [many] fine performances", "a movie of [many] ideas", "these are [many] lives" (read 46): a quantity the seed never gave
         if p >= 2 and p + 1 < n and ((toks[p - 2:p] == ["not", "to"] and toks[p + 1] == "mention")
                                      or (toks[p - 1] == "to" and toks[p - 2] in ("whom", "which"))):
             return "idiom"  # "(not to [really] mention ...)", "a character with whom to [really] spend 110 minutes" (read 43, both reads)
         if w == "then" and tag.startswith("RB"):
             return "sequence_then"  # "the jokes are flat, and [then] the action looks fake" (band read 48): the seed tells no sequence
+        if w in FREQUENCY_ADVERBS and frequency_stated(toks):
+            return "frequency_clash"  # "that [sometimes] assembles ... each year" (read 45, both reads): how often is said
         if w == "especially":
             return "especially"  # "it's [especially] drab", "[especially] like a spring-break orgy" (band read 48): no set to single out of
         if w in INDEFINITE and any(toks[q] in INDEFINITE or it.tag(q) == "PRP" for q in neighbours):
@@ -295,11 +312,11 @@ class FunctionWords:
             return "degree_target"  # an adjective as the object of "of": "instead of [so] compelling"
         if w == "that" and tag.startswith("RB") and not (p + 1 < n and it.tag(p + 1)[:2] in ("JJ", "RB")):
             return "adverb_that"  # "that" grades an adjective or adverb ("not [that] good"), nothing else
-        if w in HEDGES and p > 0 and toks[p - 1] == "to":
+        if (w in HEDGES or w in SEQUENCE_ADVERBS) and p > 0 and toks[p - 1] == "to":
             return "hedge_infinitive"
         if w in HEDGES and p + 1 < n and toks[p + 1] in POSSIBILITY_MODALS:
             return "hedge_modal"  # "fans [probably] might be disappointed" (read 34): the modal is the hedge already
-        if w == "ever" and not _licenses_ever(it, p):
+        if w == "ever" and not licenses_ever(it, p):
             return "unlicensed_ever"
         if tag == "JJ" and p + 1 < n and it.tag(p + 1) in ("NN", "NNS") and (
                 pleonastic(w, toks[p + 1]) or (p + 2 < n and it.tag(p + 2) in ("NN", "NNS") and pleonastic(w, f"{toks[p + 1]}_{toks[p + 2]}"))):
@@ -315,6 +332,8 @@ class FunctionWords:
             return "hedged_degree"  # "just rather leaden and [particularly] dull" (reads 32, 34): one conjunct toned down, the other up
         if w == "much" and any(t in NEAR_NEGATIONS for t in toks[max(0, p - 3):p]):  # boosters' "hardly", "barely", "scarcely"
             return "hedged_degree"  # "the movie barely makes [much] sense" (reads 38, 39, both reads each): "barely" is the degree already
+        if w in DOWNTONERS and p + 2 < n and it.tag(p + 1).startswith("JJ") and (toks[p + 2] == "," or (toks[p + 2] == "and" and p + 3 < n and it.tag(p + 3).startswith("JJ"))):
+            return "hedged_degree"  # "[somewhat] messy, uncouth, incomprehensible, vicious and absurd", "[somewhat] druggy and self-indulgent" (read 46, both reads): one hedge on a list
         if w in DOWNTONERS and any(toks[a] == "and" and any(is_degree_word(t) and t not in DOWNTONERS for t in toks[a + 1:a + 4])
                                    for a in range(p + 2, min(n, p + 5))):
             return "hedged_degree"  # "are [somewhat] interesting and often very creatively constructed" (read 37): the same, the other way round
@@ -326,40 +345,12 @@ class FunctionWords:
         return None
 
 
+#: sentence adverbs of outcome: they split an infinitive as badly ("how to [ultimately] create", read 46, both reads)
+SEQUENCE_ADVERBS = frozenset({"ultimately", "finally", "eventually"})
 #: modals of possibility: an epistemic adverb before one hedges twice ("[probably] might be disappointed")
 POSSIBILITY_MODALS = frozenset({"might", "may", "could"})
 #: epistemic adverbs: they qualify a statement, and split an infinitive badly ("turns out to [probably] be")
 HEDGES = frozenset({"probably", "perhaps", "maybe", "possibly", "likely", "presumably", "apparently", "certainly", "surely"})
-#: words before it that let "ever" in: negations, questions and conditions, comparisons, "only"
-EVER_LICENSERS = frozenset("not n't no never nothing nobody none nor without hardly barely scarcely if whether unless "
-                           "only than any anyone anybody anything few before first last why unlikely doubt".split())
-
-
-def _licenses_ever(it: CheckItem, p: int) -> bool:
-    """Whether "ever" at ``p`` stands where English lets it: after a negation, a condition, a
-    comparison or a superlative in the sentence ("the best film I've [ever] seen", "if you [ever]
-    wondered", "why anybody [ever] picked it up"), in a question, or before a comparative ("we'll
-    [ever] see a better thriller"). "kids would [ever] be delighted" (a blind read) has none."""
-    toks = [t.lower() for t in it.tokens]
-    before = toks[:p]
-    if any(t in EVER_LICENSERS for t in before) or any(it.tag(q) in ("JJS", "RBS") for q in range(p)):
-        return True
-    return "?" in toks or any(it.tag(q) in ("JJR", "RBR") for q in range(p + 1, len(toks))) \
-        or (p + 1 < len(toks) and toks[p + 1] in ("since", "after", "so"))
-
-
-def _owner_before(it: CheckItem, q: int) -> bool:
-    """Whether "own" at ``q`` follows a person's possessive ("finds his [own] inspiration"): not
-    "its", a common noun's "'s", generic "your" ("its [own] lighting", "the film's [own] tone", band
-    read 48), "out of her [own] depth" (read 44) or no possessive ("worth the [own] concentration")."""
-    toks = [t.lower() for t in it.tokens]
-    if q == 0 or toks[q - 1] in ("its", "your") or toks[max(0, q - 3):q - 1] == ["out", "of"]:
-        return False
-    if toks[q - 1] in ("'s", "'"):
-        return not (q > 1 and it.tag(q - 2) in ("NN", "NNS"))
-    return it.tag(q - 1) in ("PRP$", "POS") or toks[q - 1] in ("my", "his", "her", "our", "their")
-
-
 _ADJECTIVAL = frozenset({"JJ", "JJR", "JJS", "VBN", "VBG"})
 def _attributive(it: CheckItem, q: int) -> bool:
     """Whether the adjective at ``q`` modifies a noun that follows it, directly or across a list
