@@ -44,11 +44,12 @@ QUANTIFIERS = frozenset({"few", "little", "many", "much"})
 #: quantifiers a fill may be, and the nouns that say a quantity already ("a lot of [many] flags", read 42)
 QUANTIFIER_FILLS = frozenset({"many", "much", "few", "several", "numerous"})
 QUANTITY_NOUNS = frozenset({"lot", "lots", "plenty", "number", "bunch", "couple", "deal", "handful", "dozens", "hundreds"})
-#: adjective + noun idioms whose adjective takes no degree word ("a [very] fair amount", read 42; "a [so] great deal")
+#: idioms whose first word takes no degree word: adjective + noun ("a [very] fair amount", read 42; "a [so] great
+#: deal"), "tantamount to" ("[quite] tantamount to", read 46)
+DEGREE_IDIOMS = frozenset({("fair", "amount"), ("fair", "share"), ("fair", "number"), ("fair", "bit"), ("good", "deal"), ("great", "deal"), ("tantamount", "to")})
 #: a verb and its predicate that make one idiom: a degree word between them breaks it ("never rings [very] true", read 46)
 VERB_IDIOMS = frozenset({(v, a) for v in ("ring", "rings", "rang", "rung", "ringing") for a in ("true", "false", "hollow")}
                         | {(v, "old") for v in ("get", "gets", "got", "gotten", "getting", "grow", "grows", "grew", "growing")})
-DEGREE_IDIOMS = frozenset({("fair", "amount"), ("fair", "share"), ("fair", "number"), ("fair", "bit"), ("good", "deal"), ("great", "deal"), ("tantamount", "to")})
 
 
 def in_equative(toks: Sequence[str], p: int) -> bool:

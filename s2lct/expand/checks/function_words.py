@@ -351,6 +351,8 @@ SEQUENCE_ADVERBS = frozenset({"ultimately", "finally", "eventually"})
 POSSIBILITY_MODALS = frozenset({"might", "may", "could"})
 #: epistemic adverbs: they qualify a statement, and split an infinitive badly ("turns out to [probably] be")
 HEDGES = frozenset({"probably", "perhaps", "maybe", "possibly", "likely", "presumably", "apparently", "certainly", "surely"})
+
+
 _ADJECTIVAL = frozenset({"JJ", "JJR", "JJS", "VBN", "VBG"})
 def _attributive(it: CheckItem, q: int) -> bool:
     """Whether the adjective at ``q`` modifies a noun that follows it, directly or across a list
