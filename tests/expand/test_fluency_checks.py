@@ -202,6 +202,40 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("the vibe was druggy and self-indulgent", "DT NN VBD JJ CC JJ", {3: ("somewhat", "RB")}, "hedged_degree"),
         ("a director who understands how to create a mood", "DT NN WP VBZ WRB TO VB DT NN", {6: ("ultimately", "RB")}, "hedge_infinitive"),
         ("a filmmaking methodology that alienates", "DT NN NN WDT VBZ", {1: ("cinematic", "JJ")}, "pleonastic_adjective"),  # a compound WordNet lacks
+        # version 28 (read 47, both reads): faults of position (checks/placement.py)
+        ("the movie is a dud", "DT NN VBZ DT NN", {2: ("here", "RB")}, "place_adverb"),
+        ("Impostor was a step down", "NNP VBD DT NN RB", {1: ("here", "RB")}, "place_adverb"),
+        ("the overall vibe was druggy", "DT JJ NN VBD JJ", {3: ("there", "RB")}, "place_adverb"),
+        ("it 's a pleasure to watch", "PRP VBZ DT NN TO VB", {5: ("really", "RB")}, "split_infinitive"),
+        ("its need to reassure", "PRP$ NN TO VB", {3: ("really", "RB")}, "split_infinitive"),
+        ("it 's hard to imagine", "PRP VBZ JJ TO VB", {4: ("really", "RB")}, "split_infinitive"),
+        ("the cast was stiff or just plain bad", "DT NN VBD JJ CC RB RB JJ", {3: ("so", "RB")}, "degree_on_list"),
+        ("it looks closely , insightfully at relationships", "PRP VBZ RB , RB IN NNS", {2: ("so", "RB")}, "degree_on_list"),
+        ("LaBute continues to improve", "NNP VBZ TO VB", {1: ("eventually", "RB")}, "sequence_aspect"),
+        ("a film that is gorgeously acted", "DT NN WDT VBZ RB VBN", {4: ("ultimately", "RB")}, "sequence_aspect"),
+        ("a culture that allows Americans to finally revel", "DT NN WDT VBZ NNPS TO RB VB", {3: ("sometimes", "RB")}, "frequency_clash"),
+        ("a marvel of production design", "DT NN IN NN NN", {4: ("cinematic", "JJ")}, "adjective_stack"),
+        ("with a sterling ensemble cast", "IN DT JJ NN NN", {3: ("cinematic", "JJ")}, "adjective_stack"),
+        ("a sheer unbridled delight", "DT JJ JJ NN", {3: ("cinematic", "JJ")}, "adjective_stack"),
+        ("it was like a couple of films", "PRP VBD IN DT NN IN NNS", {2: ("quite", "RB")}, "degree_target"),
+        ("he was forced to grapple with it", "PRP VBD VBN TO VB IN PRP", {2: ("so", "RB")}, "degree_target"),
+        ("he is , in a word , brilliant", "PRP VBZ , IN DT NN , JJ", {7: ("really", "RB")}, "idiom"),
+        ("it is good old-fashioned fun", "PRP VBZ JJ JJ NN", {2: ("quite", "RB")}, "idiom"),
+        ("it 's depressing to see how far he has fallen", "PRP VBZ JJ TO VB WRB RB PRP VBZ VBN", {4: ("quite", "RB")}, "split_infinitive"),
+        ("a script that takes few chances", "DT NN WDT VBZ JJ NNS", {4: ("quite", "RB")}, "article_quite"),
+        ("the film boasts dry humor", "DT NN VBZ JJ NN", {3: ("quite", "RB")}, "article_quite"),
+        ("his performance is this film 's reason for being", "PRP$ NN VBZ DT NN POS NN IN VBG", {3: ("as", "RB")}, "degree_target"),
+        # (read 48, both reads): "so" with no result clause; a frequency hedge on a description;
+        # "cinematic" on a part of a film; "new" has no degree
+        ("a tour de force that is weird , wacky and wonderful", "DT NN FW FW WDT VBZ JJ , JJ CC JJ", {6: ("so", "RB")}, "so_without_result"),
+        ("it 's pretentious in a way that verges on the amateurish", "PRP VBZ JJ IN DT NN WDT VBZ IN DT NN", {2: ("so", "RB")}, "so_without_result"),
+        ("he makes little attempt to give voice to the other side", "PRP VBZ JJ NN TO VB NN TO DT JJ NN", {2: ("so", "RB")}, "so_without_result"),
+        ("takes few chances", "VBZ JJ NNS", {1: ("so", "RB")}, "so_without_result"),  # read 46 (one read) and read 48's "so little attempt"
+        ("a swashbuckler that delivers its diversions in grand fashion", "DT NN WDT VBZ PRP$ NNS IN JJ NN", {3: ("sometimes", "RB")}, "frequency_hedge"),
+        ("a film that cuts across the grain", "DT NN WDT VBZ IN DT NN", {3: ("sometimes", "RB")}, "frequency_hedge"),
+        ("Mr. Audiard 's direction is fluid and quick", "NNP NNP POS NN VBZ JJ CC JJ", {3: ("cinematic", "JJ")}, "pleonastic_adjective"),
+        ("it is full of memorable performances", "PRP VBZ JJ IN JJ NNS", {5: ("cinematic", "JJ")}, "pleonastic_adjective"),
+        ("they brought new energy to the topic", "PRP VBD JJ NN TO DT NN", {2: ("very", "RB")}, "scalar_extreme"),
         # two words for one sense side by side
         ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
         ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),
@@ -216,14 +250,13 @@ def test_function_words_bad(seed, tags, fills, rule):
     [
         ("a inferior level", "DT JJ NN", {1: ("few", "JJ")}),  # "a few inferior ..." agrees
         ("the story", "DT NN", {0: ("all", "DT")}),  # "all the story"
-        ("worth their concentration", "JJ PRP$ NN", {2: ("own", "JJ")}),
         ("because the rain", "IN DT NN", {1: ("of", "IN")}),  # complex preposition
         ("an film", "DT NN", {1: ("honest", "JJ")}),  # silent h
         ("a film", "DT NN", {1: ("unique", "JJ")}),  # "a unique" (you-)
         ("nothing more than a whim", "NN JJR IN DT NN", {5: ("passing", "JJ")}),
         ("it is excellent .", "PRP VBZ JJ .", {2: ("so", "RB")}),  # predicative: "is so excellent"
         ("and excellent performances", "CC JJ NNS", {1: ("really", "RB")}),
-        ("takes few chances", "VBZ JJ NNS", {1: ("so", "RB")}),  # a quantifier: "so few chances"
+        ("few movies explore religion", "JJ NNS VBP NN", {0: ("so", "RB")}),  # a quantifier with its result ahead: not after a verb
         # a comma or "and" before a new clause ends the adjective phrase (annotated fluent)
         ("It looks good , Sonny , but you missed", "PRP VBZ JJ , NNP , CC PRP VBD", {2: ("so", "RB")}),
         ("levels are low and character development a non-starter", "NNS VBP JJ CC NN NN DT NN", {2: ("so", "RB")}),
@@ -308,8 +341,6 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("it is hard to imagine Alan Arkin is better", "PRP VBZ JJ TO VB NNP NNP VBZ JJR", {5: ("that", "IN")}),
         ("I am sure of it", "PRP VBP JJ IN PRP", {2: ("really", "RB")}),
         # a person's own; "here" after a subject noun or a verb; "there" as existential is not an adverb
-        ("a talent who finds his inspiration", "DT NN WP VBZ PRP$ NN", {5: ("own", "JJ")}),
-        ("enough to overcome my resistance", "JJ TO VB PRP$ NN", {4: ("own", "JJ")}),
         ("the concept is a hoot", "DT NN VBZ DT NN", {2: ("here", "RB")}),
         ("fans may be disappointed .", "NNS MD VB VBN .", {4: ("here", "RB")}),
         ("it is soulless", "PRP VBZ JJ", {2: ("utterly", "RB")}),  # an extreme adjective takes a maximizer
@@ -318,23 +349,46 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("the all-French cast is marveilleux", "DT JJ NN VBZ JJ", {3: ("here", "RB")}),
         ("everything is off", "NN VBZ RB", {1: ("here", "RB")}),
         ("originality was sorely lacking", "NN VBD RB VBG", {1: ("here", "RB")}),
-        ("it offers astute observations", "PRP VBZ JJ NNS", {2: ("many", "JJ")}),
         ("it 's hard to believe these jokers are funny", "PRP VBZ JJ TO VB DT NNS VBP JJ", {5: ("that", "IN")}),
         ("the verdict is fair", "DT NN VBZ JJ", {3: ("very", "RB")}),
         ("I want to spend 110 minutes with him", "PRP VBP TO VB CD NNS IN PRP", {3: ("really", "RB")}),  # "to really spend"
         ("what 's wrong is the script", "WP VBZ JJ VBZ DT NN", {2: ("so", "RB")}),  # "so wrong" with no "with"
         # a frequency adverb where the seed states none ("each" of a thing, not of a time); a degree word on a
         # manner adverb before a verb, and on a hyphenated compound itself
-        ("a church that assembles a haunted house for each visitor", "DT NN WDT VBZ DT JJ NN IN DT NN", {3: ("sometimes", "RB")}),
+        ("a church that assembles a haunted house for each visitor", "DT NN WDT VBZ DT JJ NN IN DT NN", {3: ("often", "RB")}),
         ("it plays like a sitcom", "PRP VBZ IN DT NN", {2: ("often", "RB")}),
         ("he is sloppily made up", "PRP VBZ RB VBN RP", {2: ("very", "RB")}),
         ("it is well-made", "PRP VBZ JJ", {2: ("very", "RB")}),
         # a degree word on "true" outside the idiom; "many" before its noun after a verb; a downtoner on one adjective;
         # an outcome adverb before the verb that takes the infinitive
         ("the dialogue is true to life", "DT NN VBZ JJ TO NN", {3: ("very", "RB")}),
-        ("the movie has fine performances", "DT NN VBZ JJ NNS", {3: ("many", "JJ")}),
         ("the vibe was druggy and the plot thin", "DT NN VBD JJ CC DT NN JJ", {3: ("somewhat", "RB")}),
         ("he manages to create a mood", "PRP VBZ TO VB DT NN", {1: ("ultimately", "RB")}),
+        # version 28: "here" after a part of the film; an emphasis adverb after a verb's "to"; "so" on a list of adjectives;
+        # an outcome adverb before an outcome; an adjective before a noun after another; a downtoner before a clause
+        ("the performances are uniformly good", "DT NNS VBP RB JJ", {2: ("here", "RB")}),
+        ("Spielberg has managed to marry science fiction with noir", "NNP VBZ VBN TO VB NN NN IN NN", {4: ("really", "RB")}),
+        ("it is dark , brooding and slow", "PRP VBZ JJ , JJ CC JJ", {2: ("so", "RB")}),
+        ("the script becomes lifeless", "DT NN VBZ JJ", {2: ("eventually", "RB")}),
+        ("the jokes are puerile and the gags finally land", "DT NNS VBP JJ CC DT NNS RB VBP", {3: ("often", "RB")}),
+        ("a slick , engrossing melodrama", "DT JJ , JJ NN", {4: ("cinematic", "JJ")}),
+        ("it is a glorious spectacle", "PRP VBZ DT JJ NN", {4: ("cinematic", "JJ")}),
+        ("it is melodramatic , its humor is ribald", "PRP VBZ JJ , PRP$ NN VBZ JJ", {2: ("somewhat", "RB")}),
+        ("I like it", "PRP VBP PRP", {1: ("really", "RB")}),
+        ("the humor is dry", "DT NN VBZ JJ", {3: ("quite", "RB")}),
+        ("a talent who finds his inspiration", "DT NN WP VBZ PRP$ NN", {5: ("own", "JJ")}),
+        ("worth their concentration", "JJ PRP$ NN", {2: ("own", "JJ")}),
+        ("enough to overcome my resistance", "JJ TO VB PRP$ NN", {4: ("own", "JJ")}),
+        ("it offers astute observations", "PRP VBZ JJ NNS", {2: ("many", "JJ")}),
+        ("it 's just rather leaden and dull", "PRP VBZ RB RB JJ CC JJ", {6: ("sometimes", "RB")}),
+        ("the movie has fine performances", "DT NN VBZ JJ NNS", {3: ("many", "JJ")}),
+        # version 28 (read 48): "so" in a main clause; "cinematic" on what is not a part of a film
+        ("it 's funny", "PRP VBZ JJ", {2: ("so", "RB")}),
+        ("the film is impressive , and it is long", "DT NN VBZ JJ , CC PRP VBZ JJ", {3: ("so", "RB")}),
+        ("it is a glorious spectacle", "PRP VBZ DT JJ NN", {4: ("cinematic", "JJ")}),
+        ("it is a worthwhile tutorial", "PRP VBZ DT JJ NN", {4: ("cinematic", "JJ")}),
+        ("the film is full of performances", "DT NN VBZ JJ IN NNS", {3: ("quite", "RB")}),
+        ("it is funny as the first one", "PRP VBZ JJ IN DT JJ NN", {2: ("as", "RB")}),
     ],
 )
 def test_function_words_good(seed, tags, fills):

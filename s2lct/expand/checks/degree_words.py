@@ -30,10 +30,10 @@ EXTREME_ADJECTIVES = frozenset(
     "exquisite dazzling pure great negligible soulless lifeless joyless charmless witless humorless".split()
 )
 #: adjectives that are or are not, with no degree between: a scalar booster does not grade them ("the
-#: [incredibly] inexorable passage", read 38); "quite" and "so" may ("quite inevitable")
+#: [incredibly] inexorable passage", read 38; "brought [very] new energy", read 48); "quite" and "so" may ("quite inevitable")
 NONGRADABLE_ADJECTIVES = frozenset({"inexorable", "inevitable", "infinite", "eternal", "entire", "whole", "mere", "sheer",
                                     "main", "principal", "chief", "sole", "unanimous", "fatal", "final", "initial", "unknowable",
-                                    "unafraid", "incapable", "unable", "tantamount"})
+                                    "unafraid", "incapable", "unable", "tantamount", "new"})
 #: downtoners: after one, a booster in the next conjunct pulls the other way ("rather leaden and
 #: [particularly] dull"); a template that inserts one softens its seed (``suite_expansion``)
 DOWNTONERS = frozenset({"rather", "fairly", "somewhat", "slightly", "mildly", "moderately", "pretty"})
@@ -45,8 +45,9 @@ QUANTIFIERS = frozenset({"few", "little", "many", "much"})
 QUANTIFIER_FILLS = frozenset({"many", "much", "few", "several", "numerous"})
 QUANTITY_NOUNS = frozenset({"lot", "lots", "plenty", "number", "bunch", "couple", "deal", "handful", "dozens", "hundreds"})
 #: idioms whose first word takes no degree word: adjective + noun ("a [very] fair amount", read 42; "a [so] great
-#: deal"), "tantamount to" ("[quite] tantamount to", read 46)
-DEGREE_IDIOMS = frozenset({("fair", "amount"), ("fair", "share"), ("fair", "number"), ("fair", "bit"), ("good", "deal"), ("great", "deal"), ("tantamount", "to")})
+#: deal"), "tantamount to" ("[quite] tantamount to", read 46), "good old" ("[quite] good old-fashioned", read 47)
+DEGREE_IDIOMS = frozenset({("fair", "amount"), ("fair", "share"), ("fair", "number"), ("fair", "bit"), ("good", "deal"), ("great", "deal"), ("tantamount", "to"),
+                           ("good", "old"), ("good", "old-fashioned")})
 #: a verb and its predicate that make one idiom: a degree word between them breaks it ("never rings [very] true", read 46)
 VERB_IDIOMS = frozenset({(v, a) for v in ("ring", "rings", "rang", "rung", "ringing") for a in ("true", "false", "hollow")}
                         | {(v, "old") for v in ("get", "gets", "got", "gotten", "getting", "grow", "grows", "grew", "growing")})

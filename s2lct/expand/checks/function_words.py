@@ -117,6 +117,7 @@ masked-LM fills seen in the suite:
   ``quantifier_stack`` on "full of [many] fine performances", "these are [many] lives";
   ``hedged_degree`` on a downtoner before a list of adjectives ("[somewhat] messy, uncouth, ...");
   ``hedge_infinitive`` on "how to [ultimately] create"; "[quite] tantamount to" (non-gradable);
+- reads 47 and 48's (both reads): ``placement``'s ("the movie [here] is", "[cinematic] direction");
 - ``hedge_modal``: a hedge before a modal of possibility, which hedges already ("fans [probably]
   might be disappointed", read 34; "[probably] will" stays);
 - ``pleonastic_adjective``: an inserted adjective that says of its noun what the noun already is
@@ -181,6 +182,7 @@ from s2lct.expand.checks.degree_words import (
 )
 from s2lct.expand.checks.frequency import FREQUENCY_ADVERBS, frequency_stated
 from s2lct.expand.checks.licensing import licenses_ever, owner_before
+from s2lct.expand.checks.placement import misplaced
 from s2lct.expand.checks.word_senses import comparative_form, pleonastic, same_sense
 
 DETERMINERS = frozenset({"DT", "PRP$", "WDT", "WP$"})
@@ -202,13 +204,14 @@ COMPLEX_PREPOSITIONS = frozenset(
 
 class FunctionWords:
     name = "function_words"
-    version = "27"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away; 21: degree_target for every degree word before a mostly-noun object, and before a focusing adverb; 22: a hedge before a modal of possibility, "quite all", a degree word on an adjective the seed grades again, a booster after a toned-down conjunct, a degree word in a gapped clause; 23: a degree word in the result clause of "such ... that", an emphasis adverb two words from another; 24: a degree word in the result clause of "so ... that", an adverb repeated within four words, stacked_degree, hedge_modal (was reported as hedge_infinitive), a degree word on an adjective the seed has a few words before, a downtoner before a boosted conjunct, a scalar booster before a non-gradable adjective, an emphasis adverb two words before another, "much" after a near-negation, "that" before a gerund clause, a degree word before "sure to", "unknowable" non-gradable; 25: "own" after "its", "your" or a common noun's "'s", place_adverb, sequence_then, especially, "-less" adjectives of lack extreme, quantifier_stack, question_complementiser, idiom (also "not to mention", "whom to"), degree_target before "wrong with", "unafraid", "incapable", "unable" non-gradable; place_adverb on "here" before anything but a verb, "out of her [own]", "would-be [very]", repeat within six words; 26: frequency_clash, degree_adverb before a hyphenated compound; 27: verb idioms ("rings true"), "many" after a preposition or copula, a downtoner on a list of adjectives, "ultimately"/"finally"/"eventually" after "to", "tantamount" non-gradable
+    version = "28"  # 2: predicative_degree; 3: quantifiers exempt; 4: degree_comparative, complementiser_clause; 5: scalar_extreme; 6: predicative_degree across a list of modifiers; 7: eleven more extreme adjectives (LC12's list); 8: degree_noun; 9: hedge_infinitive; 10: pleonastic_adjective, degree_adverb, "so lots"; 11: degree_target, synonym_stack; 12: comparatives by form; 13: hedged_degree, degree_adverb across a list of adverbs; 14: unlicensed_ever, degree_target on place and time adverbs, "great" and "negligible" extreme; 15: article_quite; 16: hedged_degree before "kind of", scalar_extreme on the adverbs of extreme adjectives; 17: degree_target before "both"/"either"/"neither", pleonastic_adjective on compound nouns; 18: degree_target on a mostly-noun "adjective" after a verb; 19: degree_target after "of", adverb_that; 20: equative_degree, repeat of an adverb two words away; 21: degree_target for every degree word before a mostly-noun object, and before a focusing adverb; 22: a hedge before a modal of possibility, "quite all", a degree word on an adjective the seed grades again, a booster after a toned-down conjunct, a degree word in a gapped clause; 23: a degree word in the result clause of "such ... that", an emphasis adverb two words from another; 24: a degree word in the result clause of "so ... that", an adverb repeated within four words, stacked_degree, hedge_modal (was reported as hedge_infinitive), a degree word on an adjective the seed has a few words before, a downtoner before a boosted conjunct, a scalar booster before a non-gradable adjective, an emphasis adverb two words before another, "much" after a near-negation, "that" before a gerund clause, a degree word before "sure to", "unknowable" non-gradable; 25: "own" after "its", "your" or a common noun's "'s", place_adverb, sequence_then, especially, "-less" adjectives of lack extreme, quantifier_stack, question_complementiser, idiom (also "not to mention", "whom to"), degree_target before "wrong with", "unafraid", "incapable", "unable" non-gradable; place_adverb on "here" before anything but a verb, "out of her [own]", "would-be [very]", repeat within six words; 26: frequency_clash, degree_adverb before a hyphenated compound; 27: verb idioms ("rings true"), "many" after a preposition or copula, a downtoner on a list of adjectives, "ultimately"/"finally"/"eventually" after "to", "tantamount" non-gradable; 28: placement (reads 47, 48), a downtoner's list needs an adjective after the comma, "new" non-gradable
 
     def settings(self) -> dict[str, Any]:
         return {"rules": ["repeat", "synonym_stack", "article", "article_quite", "determiner_stack", "own", "pronoun_stack", "preposition_stack", "predicative_degree",
                           "degree_comparative", "scalar_extreme", "degree_noun", "degree_adverb", "hedged_degree", "degree_target", "adverb_that", "unlicensed_ever", "hedge_infinitive", "hedge_modal", "pleonastic_adjective",
                           "equative_degree", "stacked_degree", "complementiser_clause", "place_adverb", "sequence_then", "especially",
-                          "quantifier_stack", "question_complementiser", "idiom", "frequency_clash"]}
+                          "quantifier_stack", "question_complementiser", "idiom", "frequency_clash", "split_infinitive", "degree_on_list",
+                          "sequence_aspect", "adjective_stack", "so_without_result", "frequency_hedge"]}
 
     def check(self, items: Sequence[CheckItem], ctx: CheckContext) -> list[CheckResult]:
         out = []
@@ -332,7 +335,7 @@ class FunctionWords:
             return "hedged_degree"  # "just rather leaden and [particularly] dull" (reads 32, 34): one conjunct toned down, the other up
         if w == "much" and any(t in NEAR_NEGATIONS for t in toks[max(0, p - 3):p]):  # boosters' "hardly", "barely", "scarcely"
             return "hedged_degree"  # "the movie barely makes [much] sense" (reads 38, 39, both reads each): "barely" is the degree already
-        if w in DOWNTONERS and p + 2 < n and it.tag(p + 1).startswith("JJ") and (toks[p + 2] == "," or (toks[p + 2] == "and" and p + 3 < n and it.tag(p + 3).startswith("JJ"))):
+        if w in DOWNTONERS and p + 3 < n and it.tag(p + 1).startswith("JJ") and toks[p + 2] in (",", "and") and it.tag(p + 3).startswith("JJ"):
             return "hedged_degree"  # "[somewhat] messy, uncouth, incomprehensible, vicious and absurd", "[somewhat] druggy and self-indulgent" (read 46, both reads): one hedge on a list
         if w in DOWNTONERS and any(toks[a] == "and" and any(is_degree_word(t) and t not in DOWNTONERS for t in toks[a + 1:a + 4])
                                    for a in range(p + 2, min(n, p + 5))):
@@ -342,7 +345,7 @@ class FunctionWords:
             return "degree_target"  # "and the bigger setpieces [so] flat." (read 34): a gapped clause's adjective
         if w == "that" and tag in ("IN", "DT", "WDT") and not _opens_finite_clause(it, p):
             return "complementiser_clause"
-        return None
+        return misplaced(it, p)
 
 
 #: sentence adverbs of outcome: they split an infinitive as badly ("how to [ultimately] create", read 46, both reads)
