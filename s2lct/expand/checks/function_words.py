@@ -182,7 +182,7 @@ from s2lct.expand.checks.degree_words import (
 )
 from s2lct.expand.checks.frequency import FREQUENCY_ADVERBS, frequency_stated
 from s2lct.expand.checks.licensing import licenses_ever, owner_before
-from s2lct.expand.checks.placement import misplaced
+from s2lct.expand.checks.placement import OUTCOME_ADVERBS, misplaced
 from s2lct.expand.checks.word_senses import comparative_form, pleonastic, same_sense
 
 DETERMINERS = frozenset({"DT", "PRP$", "WDT", "WP$"})
@@ -315,7 +315,7 @@ class FunctionWords:
             return "degree_target"  # an adjective as the object of "of": "instead of [so] compelling"
         if w == "that" and tag.startswith("RB") and not (p + 1 < n and it.tag(p + 1)[:2] in ("JJ", "RB")):
             return "adverb_that"  # "that" grades an adjective or adverb ("not [that] good"), nothing else
-        if (w in HEDGES or w in SEQUENCE_ADVERBS) and p > 0 and toks[p - 1] == "to":
+        if (w in HEDGES or w in OUTCOME_ADVERBS) and p > 0 and toks[p - 1] == "to":  # outcome adverbs split an infinitive as badly ("how to [ultimately] create", read 46)
             return "hedge_infinitive"
         if w in HEDGES and p + 1 < n and toks[p + 1] in POSSIBILITY_MODALS:
             return "hedge_modal"  # "fans [probably] might be disappointed" (read 34): the modal is the hedge already
@@ -345,11 +345,9 @@ class FunctionWords:
             return "degree_target"  # "and the bigger setpieces [so] flat." (read 34): a gapped clause's adjective
         if w == "that" and tag in ("IN", "DT", "WDT") and not _opens_finite_clause(it, p):
             return "complementiser_clause"
-        return misplaced(it, p)
+        return misplaced(it, toks, p)
 
 
-#: sentence adverbs of outcome: they split an infinitive as badly ("how to [ultimately] create", read 46, both reads)
-SEQUENCE_ADVERBS = frozenset({"ultimately", "finally", "eventually"})
 #: modals of possibility: an epistemic adverb before one hedges twice ("[probably] might be disappointed")
 POSSIBILITY_MODALS = frozenset({"might", "may", "could"})
 #: epistemic adverbs: they qualify a statement, and split an infinitive badly ("turns out to [probably] be")

@@ -52,7 +52,8 @@ from s2lct.expand.checks.frequency import FREQUENCY_ADVERBS
 
 #: nouns for the film itself: "here" after one says nothing ("the movie [here] is a dud")
 FILM_NOUNS = frozenset({"movie", "film", "picture", "flick", "feature", "movies", "films"})
-#: outcome adverbs: they need an outcome after them, not a continuing ("[eventually] continues")
+#: outcome adverbs: they need an outcome after them, not a continuing ("[eventually] continues"), and split an
+#: infinitive badly ("how to [ultimately] create": ``function_words``' hedge_infinitive)
 OUTCOME_ADVERBS = frozenset({"ultimately", "finally", "eventually"})
 #: verbs of continuing: they tell no outcome for an outcome adverb to mark
 CONTINUING = frozenset({"continue", "continues", "continued", "continuing", "keep", "keeps", "kept", "remain", "remains",
@@ -68,9 +69,9 @@ FREQUENCY_HEDGES = frozenset({"sometimes", "occasionally", "rarely", "seldom"})
 SPLITTING = frozenset({"really", "truly"})
 
 
-def misplaced(it: CheckItem, p: int) -> str | None:
-    """The rule the fill at ``p`` breaks by where it stands, or None."""
-    toks = [t.lower() for t in it.tokens]
+def misplaced(it: CheckItem, toks: list[str], p: int) -> str | None:
+    """The rule the fill at ``p`` breaks by where it stands, or None; ``toks`` are the item's tokens
+    lower-cased (``function_words`` has them already)."""
     w, tag, n = toks[p], it.tag(p), len(toks)
     before = it.tag(p - 1) if p > 0 else ""
     after = it.tag(p + 1) if p + 1 < n else ""
