@@ -135,13 +135,29 @@ def reviewed_out(spec: CapabilitySpec, pools: dict[str, list[AnnotatedSentence]]
     return frozenset(out)
 
 
-def _partner(by_block: dict[int, list[_SeedVariants]], block: int, blocks: int, case: tuple[object, ...]) -> _SeedVariants | None:
+def names_something(seed: AnnotatedSentence) -> bool:
+    """Whether the seed names anyone or anything: a capitalised word inside it other than "I", or a
+    first word the corpus writes capitalised inside sentences (``first_keeps_capital``)."""
+    if seed.first_keeps_capital or (seed.first_keeps_capital is None and seed.tags[:1] in (("NNP",), ("NNPS",))):
+        return True
+    return any(t[:1].isupper() and t != "I" and not t.startswith("I'") for t in seed.tokens[1:])
+
+
+def _partner(
+    by_block: dict[int, list[_SeedVariants]],
+    block: int,
+    blocks: int,
+    case: tuple[object, ...],
+    allowed: Callable[[_SeedVariants], bool] | None = None,
+) -> _SeedVariants | None:
     """The partner of the case identified by ``case``: of the seeds in ``block`` (``by_block`` holds
-    only those the review keeps; when ``block`` has none, the next block that has one), the one ranked
-    first for this case. Ranked, not drawn by position: a seed leaving the block changes only the
-    cases it was the partner of (rendezvous hashing)."""
+    only those the review keeps; when ``block`` has none that ``allowed`` admits, the next block that
+    has one), the one ranked first for this case. Ranked, not drawn by position: a seed leaving the
+    block changes only the cases it was the partner of (rendezvous hashing)."""
     for step in range(blocks):
         kept = by_block.get((block + step) % blocks)
+        if kept and allowed is not None:
+            kept = [sv for sv in kept if allowed(sv)]
         if kept:
             return min(kept, key=lambda sv: rank(*case, _key_of(sv.seed)))
     return None
@@ -248,6 +264,7 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
         slots = template.drawn()
         primary = variants[_slot_key(slots[0])][i]
         bound = {slots[0].name: (primary.seed, primary.variants[v])}
+        named = template.names_in_one_slot and names_something(primary.seed)
         for other in slots[1:]:
             pool = variants[_slot_key(other)]
             if not pool:
@@ -257,9 +274,11 @@ def build_capability(spec: CapabilitySpec, corpus: Sequence[AnnotatedSentence], 
             case_key = (seed, spec.id, template.id, other.name, _key_of(primary.seed), c, primary.variants[v].name)
             if _slot_key(other) not in pool_blocks:  # the review's flags applied once per pool, not per case
                 pool_blocks[_slot_key(other)] = _by_block([sv for sv in pool if _key_of(sv.seed) not in flagged], blocks)
-            partner = _partner(pool_blocks[_slot_key(other)], _block(primary.seed, blocks), blocks, case_key)
+            allowed = (lambda sv: not names_something(sv.seed)) if named else None
+            partner = _partner(pool_blocks[_slot_key(other)], _block(primary.seed, blocks), blocks, case_key, allowed)
             if partner is None:
                 break
+            named = named or (template.names_in_one_slot and names_something(partner.seed))
             bound[other.name] = (partner.seed, min(partner.variants, key=lambda pv: rank(*case_key, _key_of(partner.seed), pv.name)))
         else:
             bound = {s.name: bound[s.name] for s in template.slots()}  # in the template's order, as the text reads

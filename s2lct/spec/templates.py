@@ -95,6 +95,17 @@ class Template(StrictModel):
         ),
     )
 
+    names_in_one_slot: bool = Field(
+        default=False,
+        description=(
+            "true: at most one seed of a case names anyone or anything (a capitalised name or title): two seeds "
+            "that each name one are about different things, and a frame that joins them into one statement "
+            "contradicts itself (LC7: '— this version of H.G. Wells' Time Machine was directed by H.G. Wells' "
+            "great-grandson — that it further declares its director, Zhang Yang ...', read 49, both reads). A "
+            "partner is drawn among the seeds that keep the case so"
+        ),
+    )
+
     @model_validator(mode="after")
     def _primary_is_a_slot(self) -> Template:
         if self.primary is not None and self.primary not in (names := [s.name for s in self.slots()]):

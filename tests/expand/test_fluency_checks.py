@@ -225,17 +225,20 @@ def test_names_rejects_invented_names_and_a_determiner_before_a_name():
         ("a script that takes few chances", "DT NN WDT VBZ JJ NNS", {4: ("quite", "RB")}, "article_quite"),
         ("the film boasts dry humor", "DT NN VBZ JJ NN", {3: ("quite", "RB")}, "article_quite"),
         ("his performance is this film 's reason for being", "PRP$ NN VBZ DT NN POS NN IN VBG", {3: ("as", "RB")}, "degree_target"),
-        # (read 48, both reads): "so" with no result clause; a frequency hedge on a description;
+        # (read 48, both reads): a frequency hedge on a description;
         # "cinematic" on a part of a film; "new" has no degree
-        ("a tour de force that is weird , wacky and wonderful", "DT NN FW FW WDT VBZ JJ , JJ CC JJ", {6: ("so", "RB")}, "so_without_result"),
-        ("it 's pretentious in a way that verges on the amateurish", "PRP VBZ JJ IN DT NN WDT VBZ IN DT NN", {2: ("so", "RB")}, "so_without_result"),
-        ("he makes little attempt to give voice to the other side", "PRP VBZ JJ NN TO VB NN TO DT JJ NN", {2: ("so", "RB")}, "so_without_result"),
-        ("takes few chances", "VBZ JJ NNS", {1: ("so", "RB")}, "so_without_result"),  # read 46 (one read) and read 48's "so little attempt"
         ("a swashbuckler that delivers its diversions in grand fashion", "DT NN WDT VBZ PRP$ NNS IN JJ NN", {3: ("sometimes", "RB")}, "frequency_hedge"),
         ("a film that cuts across the grain", "DT NN WDT VBZ IN DT NN", {3: ("sometimes", "RB")}, "frequency_hedge"),
         ("Mr. Audiard 's direction is fluid and quick", "NNP NNP POS NN VBZ JJ CC JJ", {3: ("cinematic", "JJ")}, "pleonastic_adjective"),
         ("it is full of memorable performances", "PRP VBZ JJ IN JJ NNS", {5: ("cinematic", "JJ")}, "pleonastic_adjective"),
         ("they brought new energy to the topic", "PRP VBD JJ NN TO DT NN", {2: ("very", "RB")}, "scalar_extreme"),
+        # version 29 (read 49, both reads): a comparative with nothing to compare; a determiner's noun the tagger
+        # calls a verb; "akin" has no degree; "toothless" is a lack, not a scale
+        ("the sequences felt sanitised and stagey", "DT NNS VBD VBN CC JJ", {3: ("more", "RBR")}, "open_comparative"),
+        ("the strain of its need to reassure", "DT NN IN PRP$ VB TO VB", {6: ("really", "RB")}, "split_infinitive"),
+        ("the movie was akin to a digest", "DT NN VBD JJ TO DT NN", {3: ("very", "RB")}, "scalar_extreme"),
+        ("the satire is toothless", "DT NN VBZ JJ", {3: ("extremely", "RB")}, "scalar_extreme"),
+        ("this is one of Mr. Chabrol 's subtlest works", "DT VBZ CD IN NNP NNP POS JJS NNS", {7: ("own", "JJ")}, "own"),  # read 50
         # two words for one sense side by side
         ("it 's just very bad", "PRP VBZ RB RB JJ", {3: ("merely", "RB")}, "synonym_stack"),
         ("this movie is the proof", "DT NN VBZ DT NN", {2: ("film", "NN")}, "synonym_stack"),
@@ -257,6 +260,18 @@ def test_function_words_bad(seed, tags, fills, rule):
         ("it is excellent .", "PRP VBZ JJ .", {2: ("so", "RB")}),  # predicative: "is so excellent"
         ("and excellent performances", "CC JJ NNS", {1: ("really", "RB")}),
         ("few movies explore religion", "JJ NNS VBP NN", {0: ("so", "RB")}),  # a quantifier with its result ahead: not after a verb
+        ("it seems genuine rather than pandering", "PRP VBZ JJ RB IN VBG", {2: ("more", "RBR")}),  # its "than" is there
+        ("there was no energy", "EX VBD DT NN", {3: ("more", "JJR")}),
+        ("he managed to marry the two", "PRP VBD TO VB DT CD", {3: ("really", "RB")}),  # a verb's infinitive keeps its emphasis
+        # "so" with no result clause in sight passes (so_without_result, dropped at version 30): the annotated and
+        # read sets' fluent "so" in a relative clause, before a "that", on "little"/"few" after a verb
+        ("a somnolent show that is splendidly mummified", "DT JJ NN WDT VBZ RB VBN", {5: ("so", "RB")}),
+        ("all they ask is to believe in something that is improbable .", "DT PRP VBP VBZ TO VB IN NN WDT VBZ JJ .", {10: ("so", "RB")}),
+        ("it 's unfortunate that Wallace has such a passion", "PRP VBZ JJ IN NNP VBZ PDT DT NN", {2: ("so", "RB")}),
+        ("demonstrating vividly that the beauty resides in the music", "VBG RB IN DT NN VBZ IN DT NN", {1: ("so", "RB")}),
+        ("it is free of any gag that would force you to think", "PRP VBZ JJ IN DT NN WDT MD VB PRP TO VB", {2: ("so", "RB")}),
+        ("a story that 's compelling and heartfelt", "DT NN WDT VBZ JJ CC JJ", {4: ("so", "RB")}),
+        ("the story has little wit and no surprises", "DT NN VBZ JJ NN CC DT NNS", {3: ("so", "RB")}),
         # a comma or "and" before a new clause ends the adjective phrase (annotated fluent)
         ("It looks good , Sonny , but you missed", "PRP VBZ JJ , NNP , CC PRP VBD", {2: ("so", "RB")}),
         ("levels are low and character development a non-starter", "NNS VBP JJ CC NN NN DT NN", {2: ("so", "RB")}),

@@ -57,20 +57,21 @@ def test_the_read_set_is_what_its_readme_says():
 
 
 def test_the_next_reads_are_kept_in_the_same_form_and_not_trained_on():
-    """Read 49's marks wait in read_expansions_next.jsonl for the next ranker (tests/data/README.md);
-    read 47's, which waited there at the last stop, and read 48's are in the training set now."""
+    """Read 51's marks wait in read_expansions_next.jsonl for the next ranker (tests/data/README.md);
+    read 49's, which waited there at the last stop, and read 50's are in the training set now."""
     from train_selector import READS as trained_on
 
     rows = [json.loads(line) for line in (READS.parent / "read_expansions_next.jsonl").read_text(encoding="utf-8").splitlines()]
     assert len(rows) >= 40
     _check_read_rows(rows)
-    assert {r for row in rows for r in row["reads"]} <= {"read 49", "read 49 (second read)"}
+    assert {r for row in rows for r in row["reads"]} <= {"read 51", "read 51 (second read)"}
     assert Path(trained_on).name == "read_expansions.jsonl"
     trained = {r for row in read_set() for r in row["reads"]}
-    assert not {"read 49", "read 49 (second read)"} & trained
+    assert not {"read 51", "read 51 (second read)"} & trained
     assert {"read 18", "read 22", "read 26", "read 29", "read 32", "read 36", "read 37", "read 38", "read 39", "read 40",
             "read 41", "read 41 (second read)", "band read 48", "band read 48 (second read)", "read 42", "read 43", "read 44", "read 45", "read 45 (second read)",
-            "read 46", "read 46 (second read)", "read 47", "read 47 (second read)", "read 48", "read 48 (second read)"} <= trained
+            "read 46", "read 46 (second read)", "read 47", "read 47 (second read)", "read 48", "read 48 (second read)",
+            "read 49", "read 49 (second read)", "read 50", "read 50 (second read)"} <= trained
 
 
 def _check_read_rows(rows: list[dict]) -> None:

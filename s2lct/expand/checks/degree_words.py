@@ -27,13 +27,13 @@ EXTREME_ADJECTIVES = frozenset(
     "terrible horrible dreadful atrocious abysmal appalling horrendous unbearable unwatchable pointless worthless useless "
     "hopeless disastrous excruciating intolerable impossible essential complete total utter nonexistent priceless "
     "unforgettable unmistakable full first-rate top-notch irresistible hilarious astonishing astounding breathtaking sublime "
-    "exquisite dazzling pure great negligible soulless lifeless joyless charmless witless humorless".split()
+    "exquisite dazzling pure great negligible soulless lifeless joyless charmless witless humorless toothless".split()
 )
 #: adjectives that are or are not, with no degree between: a scalar booster does not grade them ("the
-#: [incredibly] inexorable passage", read 38; "brought [very] new energy", read 48); "quite" and "so" may ("quite inevitable")
+#: [incredibly] inexorable passage", read 38; "brought [very] new energy", read 48; "was [very] akin to", read 49); "quite" and "so" may ("quite inevitable")
 NONGRADABLE_ADJECTIVES = frozenset({"inexorable", "inevitable", "infinite", "eternal", "entire", "whole", "mere", "sheer",
                                     "main", "principal", "chief", "sole", "unanimous", "fatal", "final", "initial", "unknowable",
-                                    "unafraid", "incapable", "unable", "tantamount", "new"})
+                                    "unafraid", "incapable", "unable", "tantamount", "new", "akin"})
 #: downtoners: after one, a booster in the next conjunct pulls the other way ("rather leaden and
 #: [particularly] dull"); a template that inserts one softens its seed (``suite_expansion``)
 DOWNTONERS = frozenset({"rather", "fairly", "somewhat", "slightly", "mildly", "moderately", "pretty"})
