@@ -10,7 +10,8 @@ masked-LM fills seen in the suite:
   ("it's also too long");
 - ``article``: "a"/"an" disagrees with the next word ("an [few] inferior level");
 - ``determiner_stack``: two determiners in a row ("the [its] story"; "all the" is allowed);
-- ``own``: "own" without a possessive before it ("worth the [own] concentration");
+- ``own``: "own" without a possessive before it ("worth the [own] concentration") or before a
+  superlative ("Mr. Chabrol's [own] subtlest works": a ranking among his works has no one else's);
 - ``pronoun_stack``: an indefinite pronoun next to another ("nothing [anything] more than");
 - ``preposition_stack``: two prepositions in a row ("in [of] its tone"), but for common
   complex prepositions ("out of", "because of");
@@ -248,8 +249,8 @@ class FunctionWords:
             for q in neighbours:
                 if it.tag(q) in DETERMINERS and not (q == p + 1 and w in PREDETERMINERS) and not (q == p - 1 and toks[q] in PREDETERMINERS):
                     return "determiner_stack"
-        if w == "own" and not owner_before(it, p):
-            return "own"
+        if w == "own" and (not owner_before(it, p) or (p + 1 < n and it.tag(p + 1) == "JJS")):
+            return "own"  # and never before a superlative: "Mr. Chabrol's [own] subtlest works" (read 50, both reads)
         if w in ("here", "there") and tag.startswith("RB") and (
                 toks[p - 1:p] in (["this"], ["that"], ["it"])
                 or not (p + 1 < n and (it.tag(p + 1).startswith("VB") or it.tag(p + 1) == "MD") or (p > 0 and it.tag(p - 1) == "VBN"))):

@@ -36,9 +36,6 @@ one of reads 47 to 50 faulted in words the earlier rules passed.
   "memorable [cinematic] performances"): a film's direction is cinematic already;
 - read 49 (both reads): ``open_comparative``, "more" before an adjective with no "than" after it
   ("the rollerball sequences felt [more] sanitised and stagey"): more than what, the reader asks;
-- read 50 (both reads): ``own`` before a superlative ("one of Mr. Chabrol's [own] subtlest works"):
-  the possessive already says whose, and "own" stresses it against someone else's, which a ranking
-  among his works has no room for;
 - ``idiom``: a degree word after "in a word," ("is, in a word, [really] brilliant"): the phrase
   announces the one word.
 
@@ -118,8 +115,6 @@ def misplaced(it: CheckItem, toks: list[str], p: int) -> str | None:
         return "degree_target"
     if is_degree_word(w) and p >= 4 and toks[p - 4:p] == ["in", "a", "word", ","]:
         return "idiom"
-    if w == "own" and after == "JJS":
-        return "own"
     if w in FREQUENCY_HEDGES and p > 0 and toks[p - 1] in ("that", "which", "who"):
         return "frequency_hedge"
     if w == "more" and (after.startswith("JJ") or after == "VBN") and "than" not in toks[p + 1:]:
